@@ -1,0 +1,38 @@
+#pragma once
+
+#include <memory>
+
+#include "attention_model/attention_model.h"
+#include "decode/agent.h"
+
+namespace eie::policy {
+
+// The attention model paired with a routing problem (TSP, CVRP).
+class AttentionAgent final : public Agent {
+ public:
+  // train_n: the instance size the network is (or will be) trained on.
+  AttentionAgent(std::shared_ptr<const RoutingProblem> problem, const AttentionModelOptions& options,
+                 int64_t train_n);
+
+  [[nodiscard]] const Problem& problem() const override { return *problem_; }
+  [[nodiscard]] Trajectory rollout(const Instances& instances, Selection selection,
+                                   std::optional<torch::Generator> generator) override;
+  [[nodiscard]] torch::nn::Module& network() override { return *model_; }
+  [[nodiscard]] std::unique_ptr<Agent> clone() const override;
+  [[nodiscard]] std::map<std::string, h5::Attribute> spec() const override;
+  void set_attention(const AttentionConfig& config) override { attention_ = config; }
+
+  [[nodiscard]] AttentionModel& model() { return model_; }
+  // Encoder output [B, n', E] for `instances` under the current attention config.
+  [[nodiscard]] torch::Tensor embed(const Instances& instances);
+  // The attention settings used for instances of size n.
+  [[nodiscard]] AttentionPlan plan(int64_t n) const;
+
+ private:
+  std::shared_ptr<const RoutingProblem> problem_;  // environments and checks
+  AttentionModel model_;                           // the network
+  int64_t train_n_;                                // N of the scale policies
+  AttentionConfig attention_;                      // inference-time scaling
+};
+
+}  // namespace eie::policy

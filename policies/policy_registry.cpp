@@ -1,0 +1,65 @@
+#include "policy_registry.h"
+
+#include <stdexcept>
+
+#include "attention_model/agent.h"
+#include "io/checkpoint.h"
+
+namespace eie {
+
+namespace {
+
+policy::AttentionModelOptions attention_options(const Problem& problem, const NetworkOptions& o) {
+  policy::AttentionModelOptions options;
+  options.encoder = o.encoder;
+  options.tanh_clip = o.tanh_clip;
+  if (problem.name() == "tsp") {
+    options.node_features = 2, options.depot = false, options.context_nodes = 2,
+    options.context_scalars = 0, options.placeholder = true;
+    return options;
+  }
+  throw std::invalid_argument("no attention model for problem '" + problem.name() + "'");
+}
+
+std::shared_ptr<const RoutingProblem> as_routing(std::shared_ptr<const Problem> problem) {
+  auto routing = std::dynamic_pointer_cast<const RoutingProblem>(problem);
+  if (!routing) throw std::invalid_argument("problem '" + problem->name() + "' is not a routing problem");
+  return routing;
+}
+
+}  // namespace
+
+std::unique_ptr<Agent> make_agent(std::shared_ptr<const Problem> problem,
+                                  const NetworkOptions& options, int64_t train_n) {
+  const auto model_options = attention_options(*problem, options);
+  return std::make_unique<policy::AttentionAgent>(as_routing(std::move(problem)), model_options,
+                                                  train_n);
+}
+
+std::unique_ptr<Agent> load_agent(const std::filesystem::path& path,
+                                  std::shared_ptr<const Problem> problem) {
+  const h5::Reader reader(path);
+  check_format(reader);
+  const auto made_for = reader.string_attribute("problem");
+  if (made_for != problem->name()) {
+    throw std::invalid_argument(path.string() + ": model was trained for " + made_for +
+                                ", not " + problem->name());
+  }
+  const auto policy = reader.string_attribute("policy");
+  if (policy != "attention_model") {
+    throw std::invalid_argument(path.string() + ": unknown policy '" + policy + "'");
+  }
+  NetworkOptions options;
+  options.encoder.embed_dim = reader.int_attribute("embed_dim");
+  options.encoder.heads = reader.int_attribute("heads");
+  options.encoder.layers = reader.int_attribute("encoder_layers");
+  options.encoder.ff_hidden = reader.int_attribute("ff_hidden");
+  options.encoder.normalization = nn::parse_normalization(reader.string_attribute("normalization"));
+  options.tanh_clip = reader.double_attribute("tanh_clip");
+  auto agent = make_agent(std::move(problem), options, reader.int_attribute("train_n"));
+  read_module(reader, "model", agent->network());
+  agent->network().eval();
+  return agent;
+}
+
+}  // namespace eie

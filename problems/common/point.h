@@ -1,0 +1,21 @@
+#pragma once
+
+#include <cmath>
+#include <vector>
+
+namespace eie {
+
+struct Point {
+  double x = 0;  // first coordinate
+  double y = 0;  // second coordinate
+};
+
+[[nodiscard]] inline double distance(const Point& a, const Point& b) {
+  return std::hypot(a.x - b.x, a.y - b.y);
+}
+
+// Aspect-preserving map of a point set into [0,1]^2 (the longer side spans [0,1]);
+// policies trained on the unit square read file instances through it.
+[[nodiscard]] std::vector<Point> fit_unit_square(const std::vector<Point>& points);
+
+}  // namespace eie

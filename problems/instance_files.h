@@ -1,0 +1,32 @@
+#pragma once
+
+// Instance files of every problem behind one interface, chosen by extension:
+// .tsp (TSPLIB). Costs are reported in the file's own distance convention.
+
+#include <torch/torch.h>
+
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include "decode/problem.h"
+
+namespace eie {
+
+class InstanceFile {
+ public:
+  virtual ~InstanceFile() = default;
+  [[nodiscard]] virtual std::string name() const = 0;
+  [[nodiscard]] virtual std::shared_ptr<const Problem> problem() const = 0;
+  // One instance, scaled for the policies (unit square).
+  [[nodiscard]] virtual Instances instances() const = 0;
+  // Cost of a solution (actions [T]) in the file's convention.
+  [[nodiscard]] virtual double cost(const torch::Tensor& actions) const = 0;
+  // Writes the solution in the problem's solution format, atomically.
+  virtual void write_solution(const std::filesystem::path& path, const torch::Tensor& actions) const = 0;
+};
+
+// Throws std::invalid_argument for unknown extensions and malformed files.
+[[nodiscard]] std::unique_ptr<InstanceFile> read_instance_file(const std::filesystem::path& path);
+
+}  // namespace eie

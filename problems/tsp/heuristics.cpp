@@ -1,0 +1,172 @@
+#include "tsp/heuristics.h"
+
+#include <algorithm>
+#include <limits>
+#include <numeric>
+#include <stdexcept>
+
+namespace eie::tsp {
+
+Tour nearest_neighbour(const std::vector<Point>& cities) {
+  const auto n = static_cast<int64_t>(cities.size());
+  std::vector<bool> visited(n, false);
+  Tour tour{0};
+  visited[0] = true;
+  for (int64_t step = 1; step < n; ++step) {
+    const auto& here = cities[tour.back()];
+    int64_t best = -1;
+    double best_d = std::numeric_limits<double>::infinity();
+    for (int64_t j = 0; j < n; ++j) {
+      if (visited[j]) continue;
+      const double d = distance(here, cities[j]);
+      if (d < best_d) best_d = d, best = j;
+    }
+    visited[best] = true;
+    tour.push_back(best);
+  }
+  return tour;
+}
+
+Tour farthest_insertion(const std::vector<Point>& cities) {
+  const auto n = static_cast<int64_t>(cities.size());
+  // Distance from each city to the partial tour; -1 once inserted.
+  std::vector<double> to_tour(n);
+  for (int64_t j = 0; j < n; ++j) to_tour[j] = distance(cities[0], cities[j]);
+  to_tour[0] = -1;
+  Tour tour{0};
+  for (int64_t step = 1; step < n; ++step) {
+    const auto next = std::max_element(to_tour.begin(), to_tour.end()) - to_tour.begin();
+    // Cheapest edge (tour[i], tour[i+1]) to break for `next`.
+    size_t best_i = 0;
+    double best_cost = std::numeric_limits<double>::infinity();
+    for (size_t i = 0; i < tour.size(); ++i) {
+      const auto& a = cities[tour[i]];
+      const auto& b = cities[tour[(i + 1) % tour.size()]];
+      const double cost = distance(a, cities[next]) + distance(cities[next], b) - distance(a, b);
+      if (cost < best_cost) best_cost = cost, best_i = i;
+    }
+    tour.insert(tour.begin() + static_cast<int64_t>(best_i) + 1, next);
+    to_tour[next] = -1;
+    for (int64_t j = 0; j < n; ++j) {
+      if (to_tour[j] >= 0) to_tour[j] = std::min(to_tour[j], distance(cities[next], cities[j]));
+    }
+  }
+  return tour;
+}
+
+namespace {
+
+std::vector<std::vector<int64_t>> nearest_lists(const std::vector<Point>& cities, int64_t k) {
+  const auto n = static_cast<int64_t>(cities.size());
+  k = std::min(k, n - 1);
+  std::vector<std::vector<int64_t>> lists(n);
+  std::vector<int64_t> order(n);
+  for (int64_t i = 0; i < n; ++i) {
+    std::iota(order.begin(), order.end(), 0);
+    const auto closer = [&](int64_t a, int64_t b) {
+      return distance(cities[i], cities[a]) < distance(cities[i], cities[b]);
+    };
+    // City i itself comes first (distance 0) and is skipped.
+    std::partial_sort(order.begin(), order.begin() + k + 1, order.end(), closer);
+    for (int64_t j = 0; j <= k; ++j) {
+      if (order[j] != i && static_cast<int64_t>(lists[i].size()) < k) lists[i].push_back(order[j]);
+    }
+  }
+  return lists;
+}
+
+// A tour as an array with positions, supporting segment reversal.
+class ArrayTour {
+ public:
+  explicit ArrayTour(Tour tour) : tour_(std::move(tour)), pos_(tour_.size()) {
+    for (size_t i = 0; i < tour_.size(); ++i) pos_[tour_[i]] = static_cast<int64_t>(i);
+  }
+  [[nodiscard]] int64_t next(int64_t city) const { return tour_[(pos_[city] + 1) % size()]; }
+  [[nodiscard]] int64_t prev(int64_t city) const { return tour_[(pos_[city] + size() - 1) % size()]; }
+  // Reverses the path from city `from` forward to city `to` (or, equivalently for
+  // a cycle, its complement, whichever is shorter).
+  void reverse(int64_t from, int64_t to) {
+    int64_t i = pos_[from], j = pos_[to];
+    int64_t length = (j - i + size()) % size() + 1;
+    if (2 * length > size()) {  // reverse the complement instead
+      std::swap(i, j);
+      i = (i + 1) % size();
+      j = (j + size() - 1) % size();
+      length = size() - length;
+    }
+    for (int64_t s = 0; s < length / 2; ++s) {
+      std::swap(tour_[i], tour_[j]);
+      pos_[tour_[i]] = i;
+      pos_[tour_[j]] = j;
+      i = (i + 1) % size();
+      j = (j + size() - 1) % size();
+    }
+  }
+  [[nodiscard]] const Tour& tour() const { return tour_; }
+
+ private:
+  [[nodiscard]] int64_t size() const { return static_cast<int64_t>(tour_.size()); }
+  Tour tour_;                 // cities in order
+  std::vector<int64_t> pos_;  // position of each city in tour_
+};
+
+}  // namespace
+
+Tour two_opt(const std::vector<Point>& cities, Tour tour, int64_t neighbours) {
+  const auto n = static_cast<int64_t>(cities.size());
+  if (n < 5) return tour;
+  const auto lists = nearest_lists(cities, neighbours);
+  ArrayTour t(std::move(tour));
+  const auto d = [&](int64_t a, int64_t b) { return distance(cities[a], cities[b]); };
+  std::vector<int64_t> queue(n);
+  std::iota(queue.begin(), queue.end(), 0);
+  std::vector<bool> queued(n, true);  // don't-look bits, inverted
+  size_t head = 0;
+  while (head < queue.size()) {
+    const int64_t a = queue[head++];
+    queued[a] = false;
+    bool improved = false;
+    for (int direction = 0; direction < 2 && !improved; ++direction) {
+      const int64_t b = direction == 0 ? t.next(a) : t.prev(a);
+      const double d_ab = d(a, b);
+      for (const int64_t c : lists[a]) {
+        const double d_ac = d(a, c);
+        if (d_ac >= d_ab) break;  // sorted lists: no gain further on
+        const int64_t e = direction == 0 ? t.next(c) : t.prev(c);
+        if (c == b || e == a) continue;
+        if (d_ab + d(c, e) - d_ac - d(b, e) > 1e-10) {
+          // Edges (a,b),(c,e) become (a,c),(b,e).
+          if (direction == 0) t.reverse(b, c); else t.reverse(a, e);
+          for (const int64_t city : {a, b, c, e}) {
+            if (!queued[city]) queued[city] = true, queue.push_back(city);
+          }
+          improved = true;
+          break;
+        }
+      }
+    }
+    if (improved && !queued[a]) queued[a] = true, queue.push_back(a);
+  }
+  return t.tour();
+}
+
+void two_opt_all(const std::vector<std::vector<Point>>& cities, std::vector<Tour>& tours) {
+  const auto count = static_cast<int64_t>(cities.size());
+#pragma omp parallel for schedule(dynamic)
+  for (int64_t i = 0; i < count; ++i) tours[i] = two_opt(cities[i], tours[i]);
+}
+
+std::vector<Tour> construct_all(const std::string& method,
+                                const std::vector<std::vector<Point>>& cities) {
+  Tour (*build)(const std::vector<Point>&) = nullptr;
+  if (method == "nn") build = nearest_neighbour;
+  if (method == "farthest") build = farthest_insertion;
+  if (build == nullptr) throw std::invalid_argument("unknown TSP method '" + method + "' (nn, farthest)");
+  std::vector<Tour> tours(cities.size());
+  const auto count = static_cast<int64_t>(cities.size());
+#pragma omp parallel for schedule(dynamic)
+  for (int64_t i = 0; i < count; ++i) tours[i] = build(cities[i]);
+  return tours;
+}
+
+}  // namespace eie::tsp

@@ -1,0 +1,121 @@
+#include "tsp/problem.h"
+
+#include <stdexcept>
+
+#include "tsp/environment.h"
+#include "tsp/heuristics.h"
+#include "tsp/tour.h"
+
+namespace eie::tsp {
+
+Domain parse_domain(const std::string& text) {
+  if (text == "unit") return Domain::unit;
+  if (text == "symmetric") return Domain::symmetric;
+  throw std::invalid_argument("domain: expected 'unit' ([0,1]^2) or 'symmetric' ([-1,1]^2), got '" +
+                              text + "'");
+}
+
+std::string to_string(Domain domain) { return domain == Domain::unit ? "unit" : "symmetric"; }
+
+namespace {
+
+std::vector<std::vector<Point>> cities_of(const Instances& instances) {
+  const auto coords = instances.at("coords").to(torch::kCPU, torch::kDouble).contiguous();
+  const int64_t B = coords.size(0), n = coords.size(1);
+  std::vector<std::vector<Point>> cities(B, std::vector<Point>(n));
+  const auto* c = coords.data_ptr<double>();
+  for (int64_t b = 0; b < B; ++b) {
+    for (int64_t i = 0; i < n; ++i) cities[b][i] = {c[(b * n + i) * 2], c[(b * n + i) * 2 + 1]};
+  }
+  return cities;
+}
+
+std::vector<Tour> tours_of(const torch::Tensor& actions) {
+  const auto a = actions.to(torch::kCPU, torch::kLong).contiguous();
+  std::vector<Tour> tours(a.size(0));
+  for (int64_t b = 0; b < a.size(0); ++b) {
+    const auto* row = a[b].data_ptr<int64_t>();
+    tours[b].assign(row, row + a.size(1));
+  }
+  return tours;
+}
+
+torch::Tensor tensor_of(const std::vector<Tour>& tours) {
+  auto out = torch::empty({static_cast<int64_t>(tours.size()), static_cast<int64_t>(tours[0].size())},
+                          torch::kLong);
+  for (size_t b = 0; b < tours.size(); ++b) {
+    std::copy(tours[b].begin(), tours[b].end(), out[b].data_ptr<int64_t>());
+  }
+  return out;
+}
+
+}  // namespace
+
+Instances TspProblem::generate(int64_t count, int64_t n, torch::Generator& generator) const {
+  if (n < 3) throw std::invalid_argument("tsp: n must be at least 3, got " + std::to_string(n));
+  auto coords = torch::rand({count, n, 2}, generator);
+  if (domain_ == Domain::symmetric) coords = coords * 2 - 1;
+  return Instances({{"coords", coords}});
+}
+
+void TspProblem::validate(const Instances& instances) const {
+  const auto& coords = instances.at("coords");
+  if (coords.dim() != 3 || coords.size(2) != 2) {
+    throw std::invalid_argument("tsp: coords must have shape [count, n, 2]");
+  }
+  if (coords.size(1) < 3) {
+    throw std::invalid_argument("tsp: n must be at least 3, got " + std::to_string(coords.size(1)));
+  }
+  if (!torch::isfinite(coords).all().item<bool>()) {
+    throw std::invalid_argument("tsp: coords contain NaN or infinite values");
+  }
+}
+
+int64_t TspProblem::size(const Instances& instances) const { return instances.at("coords").size(1); }
+
+torch::Tensor TspProblem::check(const Instances& instances, const torch::Tensor& actions) const {
+  const auto cities = cities_of(instances);
+  const auto tours = tours_of(actions);
+  if (tours.size() != cities.size()) throw std::logic_error("one tour per instance expected");
+  auto costs = torch::empty({static_cast<int64_t>(cities.size())}, torch::kDouble);
+  auto* out = costs.data_ptr<double>();
+  for (size_t b = 0; b < cities.size(); ++b) {
+    check_tour(tours[b], static_cast<int64_t>(cities[b].size()));
+    out[b] = tour_length(cities[b], tours[b]);
+  }
+  return costs;
+}
+
+torch::Tensor TspProblem::construct(const std::string& method, const Instances& instances) const {
+  return tensor_of(construct_all(method, cities_of(instances)));
+}
+
+torch::Tensor TspProblem::improve(const std::string& method, const Instances& instances,
+                                  const torch::Tensor& actions) const {
+  if (method != "2opt") throw std::invalid_argument("unknown TSP improvement '" + method + "' (2opt)");
+  auto tours = tours_of(actions);
+  two_opt_all(cities_of(instances), tours);
+  return tensor_of(tours);
+}
+
+std::vector<Instances> TspProblem::symmetries(const Instances& instances) const {
+  const auto& coords = instances.at("coords");
+  // Reflection x -> centre*2 - x keeps the instance inside its domain.
+  const double twice_centre = domain_ == Domain::unit ? 1.0 : 0.0;
+  const auto x = coords.select(2, 0), y = coords.select(2, 1);
+  const auto rx = twice_centre - x, ry = twice_centre - y;
+  std::vector<Instances> out;
+  for (const auto& [a, b] : std::vector<std::pair<torch::Tensor, torch::Tensor>>{
+           {x, y}, {rx, y}, {x, ry}, {rx, ry}, {y, x}, {ry, x}, {y, rx}, {ry, rx}}) {
+    out.push_back(instances.with("coords", torch::stack({a, b}, 2)));
+  }
+  return out;
+}
+
+std::unique_ptr<RoutingEnvironment> TspProblem::environment(const Instances& instances) const {
+  const auto& coords = instances.at("coords");
+  auto features = domain_ == Domain::unit ? coords : (coords + 1) / 2;
+  return std::make_unique<TspEnvironment>(coords, features);
+}
+
+}  // namespace eie::tsp

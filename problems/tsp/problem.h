@@ -1,0 +1,45 @@
+#pragma once
+
+#include <torch/torch.h>
+
+#include <string>
+
+#include "decode/problem.h"
+
+namespace eie::tsp {
+
+// Where generated coordinates live: Kool et al.'s unit square or the EIE paper's
+// [-1,1]^2. Policies always read unit-square features ((x+1)/2 for the latter);
+// costs stay in the instance's own units.
+enum class Domain { unit, symmetric };
+[[nodiscard]] Domain parse_domain(const std::string& text);
+[[nodiscard]] std::string to_string(Domain domain);
+
+// Instances: field "coords" [count, n, 2] float32.
+class TspProblem final : public RoutingProblem {
+ public:
+  explicit TspProblem(Domain domain = Domain::unit) : domain_(domain) {}
+
+  [[nodiscard]] std::string name() const override { return "tsp"; }
+  [[nodiscard]] Domain domain() const { return domain_; }
+  [[nodiscard]] Instances generate(int64_t count, int64_t n,
+                                   torch::Generator& generator) const override;
+  void validate(const Instances& instances) const override;
+  [[nodiscard]] int64_t size(const Instances& instances) const override;
+  [[nodiscard]] torch::Tensor check(const Instances& instances,
+                                    const torch::Tensor& actions) const override;
+  [[nodiscard]] std::vector<Instances> symmetries(const Instances& instances) const override;
+  // nn (nearest neighbour) or farthest (farthest insertion).
+  [[nodiscard]] torch::Tensor construct(const std::string& method,
+                                        const Instances& instances) const override;
+  // 2opt (neighbour-list 2-opt).
+  [[nodiscard]] torch::Tensor improve(const std::string& method, const Instances& instances,
+                                      const torch::Tensor& actions) const override;
+  [[nodiscard]] std::unique_ptr<RoutingEnvironment> environment(
+      const Instances& instances) const override;
+
+ private:
+  Domain domain_;  // coordinate range of generated and loaded instances
+};
+
+}  // namespace eie::tsp

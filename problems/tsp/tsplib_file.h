@@ -1,0 +1,23 @@
+#pragma once
+
+#include "instance_files.h"
+#include "tsp/tsplib.h"
+
+namespace eie::tsp {
+
+// A TSPLIB .tsp file as an InstanceFile; solutions are .tour files.
+class TsplibFile final : public InstanceFile {
+ public:
+  explicit TsplibFile(TsplibInstance instance);
+  [[nodiscard]] std::string name() const override { return instance_.name; }
+  [[nodiscard]] std::shared_ptr<const Problem> problem() const override;
+  [[nodiscard]] Instances instances() const override;
+  [[nodiscard]] double cost(const torch::Tensor& actions) const override;
+  void write_solution(const std::filesystem::path& path, const torch::Tensor& actions) const override;
+
+ private:
+  [[nodiscard]] Tour tour_of(const torch::Tensor& actions) const;
+  TsplibInstance instance_;  // as read, original coordinates
+};
+
+}  // namespace eie::tsp

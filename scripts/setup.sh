@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Installs what is missing (Debian 12, as root), then configures and builds eie
+# in ./build. Idempotent: fast when everything is already there.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(cmake ninja-build g++ libtorch-dev libopenblas0-openmp libhdf5-dev libcxxopts-dev
+          libgtest-dev nlohmann-json3-dev gnuplot-nox)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "installing: ${missing[*]}"
+  sudo_cmd=""
+  [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
+  $sudo_cmd apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+werror=OFF
+[ "${CI:-}" = "true" ] && werror=ON
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DEIE_WERROR="$werror" >/dev/null
+cmake --build build -- -j"$(nproc)"

@@ -1,0 +1,38 @@
+// eie gen: a dataset of random instances.
+#include "cli/common.h"
+#include "io/dataset.h"
+#include "problem_registry.h"
+
+namespace eie::cli {
+
+int run_gen(int argc, char** argv) {
+  cxxopts::Options options("eie gen", "Generate a dataset of random instances (HDF5)");
+  options.add_options()
+      ("problem", "tsp", cxxopts::value<std::string>()->default_value("tsp"))
+      ("n,size", "instance size (cities)", cxxopts::value<int64_t>()->default_value("100"))
+      ("count", "number of instances", cxxopts::value<int64_t>()->default_value("1000"))
+      ("domain", "tsp coordinates: unit ([0,1]^2) or symmetric ([-1,1]^2)",
+       cxxopts::value<std::string>()->default_value("unit"))
+      ("out", "dataset file to write", cxxopts::value<std::string>());
+  add_common_flags(options);
+  cxxopts::ParseResult args;
+  Common common{0, torch::kCPU};
+  if (!parse(options, argc, argv, args, common)) return 0;
+  if (!args.count("out")) throw std::invalid_argument("--out is required");
+  ProblemOptions problem_options;
+  problem_options.domain = args["domain"].as<std::string>();
+  Dataset dataset;
+  dataset.problem = args["problem"].as<std::string>();
+  const auto problem = make_problem(dataset.problem, problem_options);
+  dataset.options["domain"] = problem_options.domain;
+  auto generator = at::make_generator<at::CPUGeneratorImpl>(common.seed);
+  dataset.instances =
+      problem->generate(at_least(args, "count", 1), at_least(args, "size", 1), generator);
+  write_dataset(args["out"].as<std::string>(), dataset);
+  std::printf("wrote %lld %s instances of size %lld to %s\n",
+              static_cast<long long>(dataset.instances.count()), dataset.problem.c_str(),
+              static_cast<long long>(args["size"].as<int64_t>()), args["out"].as<std::string>().c_str());
+  return 0;
+}
+
+}  // namespace eie::cli

@@ -1,0 +1,135 @@
+// eie solve: an instance file or a dataset, with a policy or a classical method.
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <cmath>
+
+#include "cli/common.h"
+#include "decode/strategies.h"
+#include "instance_files.h"
+#include "io/dataset.h"
+#include "policy_registry.h"
+#include "problem_registry.h"
+#include "util/progress.h"
+
+namespace eie::cli {
+
+namespace {
+
+struct Input {
+  std::shared_ptr<const Problem> problem;  // what the instances are
+  Instances instances;                     // scaled for the policies
+  std::unique_ptr<InstanceFile> file;      // set for a single instance file
+};
+
+Input load_input(const cxxopts::ParseResult& args) {
+  const bool has_file = args.count("file") > 0, has_dataset = args.count("dataset") > 0;
+  if (has_file == has_dataset) throw std::invalid_argument("give either an instance FILE or --dataset D.h5");
+  Input input;
+  if (has_file) {
+    input.file = read_instance_file(args["file"].as<std::string>());
+    input.problem = input.file->problem();
+    input.instances = input.file->instances();
+    return input;
+  }
+  const std::string path = args["dataset"].as<std::string>();
+  auto dataset = read_dataset(path);
+  ProblemOptions options;
+  if (dataset.options.count("domain")) options.domain = dataset.options.at("domain");
+  input.problem = make_problem(dataset.problem, options);
+  try {
+    input.problem->validate(dataset.instances);
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(path + ": " + e.what());
+  }
+  input.instances = std::move(dataset.instances);
+  return input;
+}
+
+torch::Tensor solve_with_policy(const cxxopts::ParseResult& args, const Input& input,
+                                const Common& common) {
+  const std::string model = args.count("model") ? args["model"].as<std::string>()
+                                                : shipped_model(input.problem->name()).string();
+  auto agent = load_agent(model, input.problem);
+  agent->network().to(common.device);
+  if (args.count("scale")) {
+    agent->set_attention({make_scale_policy(args["scale"].as<std::string>()),
+                          parse_scale_scope(args["scale-at"].as<std::string>())});
+  }
+  const auto decoding = parse_decoding(args["decode"].as<std::string>());
+  auto generator = at::make_generator<at::CPUGeneratorImpl>(common.seed);
+  Progress progress("solve", input.instances.count());
+  return solve(*agent, input.instances.to(common.device), decoding, at_least(args, "batch", 1),
+               generator, [&](int64_t done) { progress.advance(done); })
+      .actions.to(torch::kCPU);
+}
+
+}  // namespace
+
+int run_solve(int argc, char** argv) {
+  cxxopts::Options options("eie solve", "Solve an instance file (.tsp) or a dataset (--dataset)");
+  options.add_options()
+      ("file", "instance file", cxxopts::value<std::string>())
+      ("dataset", "HDF5 dataset (eie gen)", cxxopts::value<std::string>())
+      ("model", "model file (default: the shipped model of the problem)", cxxopts::value<std::string>())
+      ("method", "am (attention policy), or classical: nn, farthest",
+       cxxopts::value<std::string>()->default_value("am"))
+      ("decode", "greedy, sample:K or aug8", cxxopts::value<std::string>()->default_value("greedy"))
+      ("improve", "local search after any method: 2opt", cxxopts::value<std::string>())
+      ("scale", "attention scale policy NAME[:FILE] (default: as trained)", cxxopts::value<std::string>())
+      ("scale-at", "where the scale applies: encoder or all (encoder and glimpse)",
+       cxxopts::value<std::string>()->default_value("all"))
+      ("batch", "instances decoded together", cxxopts::value<int64_t>()->default_value("64"))
+      ("optimum", "known optimal cost: prints the gap", cxxopts::value<double>())
+      ("out", "solution file for an instance file (.tour)", cxxopts::value<std::string>())
+      ("json", "print one JSON object");
+  options.parse_positional({"file"});
+  options.positional_help("[FILE]");
+  add_common_flags(options);
+  cxxopts::ParseResult args;
+  Common common{0, torch::kCPU};
+  if (!parse(options, argc, argv, args, common)) return 0;
+  const auto input = load_input(args);
+  if (args.count("out") && !input.file) throw std::invalid_argument("--out applies to instance files only");
+
+  const auto start = std::chrono::steady_clock::now();
+  const std::string method = args["method"].as<std::string>();
+  auto actions = method == "am" ? solve_with_policy(args, input, common)
+                                : input.problem->construct(method, input.instances);
+  if (args.count("improve")) {
+    actions = input.problem->improve(args["improve"].as<std::string>(), input.instances, actions);
+  }
+  const auto costs = input.problem->check(input.instances, actions);  // independent check
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+  nlohmann::json report;
+  if (input.file) {
+    const double cost = input.file->cost(actions[0]);
+    report["cost"] = cost;
+    if (args.count("optimum")) {
+      const double optimum = positive(args, "optimum");
+      report["gap"] = 100.0 * (cost - optimum) / optimum;
+    }
+    report["seconds"] = seconds;
+    if (args.count("out")) input.file->write_solution(args["out"].as<std::string>(), actions[0]);
+  } else {
+    report["mean_cost"] = costs.mean().item<double>();
+    report["std_cost"] = costs.numel() > 1 ? costs.std().item<double>() : 0.0;
+    report["count"] = costs.numel();
+    report["seconds_per_instance"] = seconds / static_cast<double>(costs.numel());
+  }
+  if (args.count("json")) {
+    std::printf("%s\n", report.dump().c_str());
+  } else if (input.file) {
+    std::printf("%s: cost %.0f", input.file->name().c_str(), report["cost"].get<double>());
+    if (report.contains("gap")) std::printf("  gap %.2f%%", report["gap"].get<double>());
+    std::printf("  time %.2f s\n", seconds);
+  } else {
+    std::printf("%lld instances: mean cost %.4f (std %.4f), %.4f s per instance\n",
+                static_cast<long long>(costs.numel()), report["mean_cost"].get<double>(),
+                report["std_cost"].get<double>(), report["seconds_per_instance"].get<double>());
+  }
+  return 0;
+}
+
+}  // namespace eie::cli

@@ -1,0 +1,71 @@
+// eie train: REINFORCE with a greedy rollout baseline.
+#include "cli/common.h"
+#include "policy_registry.h"
+#include "problem_registry.h"
+#include "train/trainer.h"
+
+namespace eie::cli {
+
+int run_train(int argc, char** argv) {
+  cxxopts::Options options("eie train", "Train a policy (REINFORCE, greedy rollout baseline)");
+  options.add_options()
+      ("problem", "tsp", cxxopts::value<std::string>()->default_value("tsp"))
+      ("n,size", "training instance size N", cxxopts::value<int64_t>()->default_value("100"))
+      ("domain", "tsp coordinates: unit or symmetric", cxxopts::value<std::string>()->default_value("unit"))
+      ("epochs", "epochs", cxxopts::value<int64_t>()->default_value("500"))
+      ("steps", "gradient steps per epoch", cxxopts::value<int64_t>()->default_value("10"))
+      ("batch", "instances per step", cxxopts::value<int64_t>()->default_value("256"))
+      ("lr", "Adam learning rate", cxxopts::value<double>()->default_value("1e-4"))
+      ("lr-decay", "learning rate factor per epoch", cxxopts::value<double>()->default_value("1.0"))
+      ("paper-lr", "EIE paper rule: lr x 0.95 when the t-test p-value exceeds 0.95")
+      ("val-size", "held-out instances for the logged greedy cost", cxxopts::value<int64_t>()->default_value("1000"))
+      ("baseline-eval-size", "held-out instances for the baseline t-test", cxxopts::value<int64_t>()->default_value("1000"))
+      ("embed-dim", "embedding width", cxxopts::value<int64_t>()->default_value("128"))
+      ("heads", "attention heads", cxxopts::value<int64_t>()->default_value("8"))
+      ("layers", "encoder layers", cxxopts::value<int64_t>()->default_value("3"))
+      ("ff-hidden", "feed-forward width", cxxopts::value<int64_t>()->default_value("512"))
+      ("normalization", "batch or layer", cxxopts::value<std::string>()->default_value("batch"))
+      ("out", "run directory (checkpoint.h5, model.h5, log.csv)", cxxopts::value<std::string>())
+      ("resume", "continue from <out>/checkpoint.h5");
+  add_common_flags(options);
+  cxxopts::ParseResult args;
+  Common common{0, torch::kCPU};
+  if (!parse(options, argc, argv, args, common)) return 0;
+  if (!args.count("out")) throw std::invalid_argument("--out is required");
+
+  TrainerOptions t;
+  t.n = at_least(args, "size", 3);
+  t.epochs = at_least(args, "epochs", 1);
+  t.steps = at_least(args, "steps", 1);
+  t.batch = at_least(args, "batch", 2);
+  t.lr = positive(args, "lr");
+  t.lr_decay = positive(args, "lr-decay");
+  t.paper_lr_rule = args.count("paper-lr") > 0;
+  t.val_size = at_least(args, "val-size", 2);
+  t.baseline_eval_size = at_least(args, "baseline-eval-size", 2);
+  t.seed = common.seed;
+  t.out_dir = args["out"].as<std::string>();
+  t.resume = args.count("resume") > 0;
+  if (t.resume && !std::filesystem::exists(t.out_dir / "checkpoint.h5")) {
+    throw std::invalid_argument("--resume: no checkpoint.h5 in " + t.out_dir.string());
+  }
+
+  NetworkOptions network;
+  network.encoder.embed_dim = at_least(args, "embed-dim", 1);
+  network.encoder.heads = at_least(args, "heads", 1);
+  if (network.encoder.embed_dim % network.encoder.heads != 0) {
+    throw std::invalid_argument("--embed-dim must be a multiple of --heads");
+  }
+  network.encoder.layers = at_least(args, "layers", 1);
+  network.encoder.ff_hidden = at_least(args, "ff-hidden", 1);
+  network.encoder.normalization = nn::parse_normalization(args["normalization"].as<std::string>());
+
+  ProblemOptions problem_options;
+  problem_options.domain = args["domain"].as<std::string>();
+  auto agent = make_agent(make_problem(args["problem"].as<std::string>(), problem_options), network, t.n);
+  train(*agent, t);
+  std::printf("trained model: %s\n", (t.out_dir / "model.h5").c_str());
+  return 0;
+}
+
+}  // namespace eie::cli

@@ -1,0 +1,82 @@
+#include "cli/common.h"
+
+#include <omp.h>
+
+#include <cmath>
+#include <cstdio>
+#include <thread>
+#include <vector>
+
+namespace eie::cli {
+
+void add_common_flags(cxxopts::Options& options) {
+  const auto cores = std::to_string(std::max(1u, std::thread::hardware_concurrency()));
+  options.add_options("common")
+      ("threads", "threads for LibTorch and OpenMP", cxxopts::value<int64_t>()->default_value(cores))
+      ("seed", "random seed", cxxopts::value<int64_t>()->default_value("1234"))
+      ("device", "cpu or cuda (needs a CUDA build of LibTorch)",
+       cxxopts::value<std::string>()->default_value("cpu"))
+      ("h,help", "show this help");
+}
+
+bool parse(cxxopts::Options& options, int argc, char** argv, cxxopts::ParseResult& result,
+           Common& common) {
+  // cxxopts wants long flags of two letters or more: accept the documented --n as -n.
+  std::vector<std::string> words(argv, argv + argc);
+  for (auto& w : words) {
+    if (w == "--n") w = "-n";
+    if (w.rfind("--n=", 0) == 0) w = "--size=" + w.substr(4);
+  }
+  std::vector<char*> rewritten;
+  for (auto& w : words) rewritten.push_back(w.data());
+  result = options.parse(static_cast<int>(rewritten.size()), rewritten.data());
+  if (result.count("help")) {
+    std::printf("%s\n", options.help().c_str());
+    return false;
+  }
+  if (!result.unmatched().empty()) {
+    throw std::invalid_argument("unexpected argument '" + result.unmatched().front() + "'");
+  }
+  const auto threads = at_least(result, "threads", 1);
+  torch::set_num_threads(static_cast<int>(threads));
+  omp_set_num_threads(static_cast<int>(threads));
+  const auto seed = result["seed"].as<int64_t>();
+  if (seed < 0) throw std::invalid_argument("--seed must be >= 0, got " + std::to_string(seed));
+  common.seed = static_cast<uint64_t>(seed);
+  torch::manual_seed(common.seed);
+  const auto device = result["device"].as<std::string>();
+  if (device == "cpu") {
+    common.device = torch::kCPU;
+  } else if (device == "cuda") {
+    if (!torch::cuda::is_available()) {
+      throw std::invalid_argument("--device cuda: this LibTorch build has no usable CUDA device");
+    }
+    common.device = torch::kCUDA;
+  } else {
+    throw std::invalid_argument("--device: expected cpu or cuda, got '" + device + "'");
+  }
+  return true;
+}
+
+int64_t at_least(const cxxopts::ParseResult& r, const std::string& flag, int64_t min) {
+  const auto value = r[flag].as<int64_t>();
+  if (value < min) {
+    throw std::invalid_argument("--" + flag + " must be >= " + std::to_string(min) + ", got " +
+                                std::to_string(value));
+  }
+  return value;
+}
+
+double positive(const cxxopts::ParseResult& r, const std::string& flag) {
+  const auto value = r[flag].as<double>();
+  if (!(value > 0) || !std::isfinite(value)) {
+    throw std::invalid_argument("--" + flag + " must be a positive number, got " + std::to_string(value));
+  }
+  return value;
+}
+
+std::filesystem::path shipped_model(const std::string& problem) {
+  return std::filesystem::path(EIE_MODELS_DIR) / (problem + "100.h5");
+}
+
+}  // namespace eie::cli

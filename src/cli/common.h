@@ -1,0 +1,31 @@
+#pragma once
+
+#include <cxxopts.hpp>
+#include <torch/torch.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+
+namespace eie::cli {
+
+// Flags every subcommand has: --threads, --seed, --device, --help.
+void add_common_flags(cxxopts::Options& options);
+
+struct Common {
+  uint64_t seed;         // every random draw derives from it
+  torch::Device device;  // where tensors live
+};
+// Parses argv; prints help and returns false when --help was given. Applies
+// --threads to LibTorch and OpenMP and checks the common flags' ranges.
+bool parse(cxxopts::Options& options, int argc, char** argv, cxxopts::ParseResult& result,
+           Common& common);
+
+// Range-checked flag values: the message names the flag and the value.
+[[nodiscard]] int64_t at_least(const cxxopts::ParseResult& r, const std::string& flag, int64_t min);
+[[nodiscard]] double positive(const cxxopts::ParseResult& r, const std::string& flag);
+
+// The shipped model of a problem (results/models/<problem>100.h5).
+[[nodiscard]] std::filesystem::path shipped_model(const std::string& problem);
+
+}  // namespace eie::cli

@@ -1,0 +1,65 @@
+// eie: one binary, one subcommand per file (cmd_*.cpp).
+#include <malloc.h>
+
+#include <cstdio>
+#include <cstring>
+#include <limits>
+#include <exception>
+#include <string>
+
+namespace eie::cli {
+int run_train(int argc, char** argv);
+int run_solve(int argc, char** argv);
+int run_gen(int argc, char** argv);
+int run_import(int argc, char** argv);
+}  // namespace eie::cli
+
+namespace {
+
+struct Command {
+  const char* name;                   // as typed after `eie`
+  int (*run)(int argc, char** argv);  // argv[0] is the command name
+  const char* summary;                // one line for `eie --help`
+};
+
+const Command kCommands[] = {
+    {"train", eie::cli::run_train, "train a policy with REINFORCE and a greedy rollout baseline"},
+    {"solve", eie::cli::run_solve, "solve an instance file or a dataset"},
+    {"gen", eie::cli::run_gen, "generate a dataset of random instances"},
+    {"import", eie::cli::run_import, "turn Kool et al. reference weights into an eie model"},
+};
+
+void usage(FILE* out) {
+  std::fprintf(out, "usage: eie <command> [options]   (eie <command> --help for its options)\n\n");
+  for (const auto& c : kCommands) std::fprintf(out, "  %-8s %s\n", c.name, c.summary);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // Decoding allocates and frees the same large temporaries at every step. By
+  // default glibc returns them to the kernel and page-faults them back in, zeroed:
+  // keeping them in the heap made a TSP100 training step 17% faster (measured).
+  mallopt(M_MMAP_THRESHOLD, 1 << 30);
+  mallopt(M_TRIM_THRESHOLD, std::numeric_limits<int>::max());
+  mallopt(M_TOP_PAD, 1 << 30);
+  if (argc < 2 || std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0) {
+    usage(argc < 2 ? stderr : stdout);
+    return argc < 2 ? 2 : 0;
+  }
+  for (const auto& c : kCommands) {
+    if (std::strcmp(argv[1], c.name) != 0) continue;
+    try {
+      return c.run(argc - 1, argv + 1);
+    } catch (const std::exception& e) {
+      std::string message = e.what();
+      // LibTorch appends a C++ backtrace to its messages: keep the first line.
+      message = message.substr(0, message.find('\n'));
+      std::fprintf(stderr, "eie %s: error: %s\n", c.name, message.c_str());
+      return 1;
+    }
+  }
+  std::fprintf(stderr, "eie: unknown command '%s'\n", argv[1]);
+  usage(stderr);
+  return 2;
+}

@@ -1,0 +1,40 @@
+#pragma once
+
+#include <torch/torch.h>
+
+namespace eie {
+
+// A batch of partial solutions of one problem: what is feasible next, how an
+// action changes the state, and what the finished solutions cost. Knows nothing
+// of networks.
+class Environment {
+ public:
+  virtual ~Environment() = default;
+  // [B, A] bool, true where an action is allowed. Every row has at least one.
+  [[nodiscard]] virtual torch::Tensor feasible() const = 0;
+  // action: [B] int64; finished instances receive a no-op action.
+  virtual void step(const torch::Tensor& action) = 0;
+  [[nodiscard]] virtual bool done() const = 0;
+  // [B] float32, valid once done().
+  [[nodiscard]] virtual torch::Tensor cost() const = 0;
+};
+
+// What a routing policy reads from a routing environment (TSP, CVRP).
+struct RoutingContext {
+  torch::Tensor nodes;    // [B, k] int64: nodes whose embeddings form the step context
+  torch::Tensor scalars;  // [B, s] float32 extra context features (s may be 0)
+  bool placeholder;       // no node chosen yet: the policy uses a learned placeholder
+};
+
+class RoutingEnvironment : public Environment {
+ public:
+  // Nodes the problem is sized by (cities; customers without the depot).
+  [[nodiscard]] virtual int64_t size() const = 0;
+  // [B, n', F] per-node input features (the depot first, when there is one).
+  [[nodiscard]] virtual torch::Tensor node_features() const = 0;
+  // Leading rows of node_features() that are depots (embedded separately).
+  [[nodiscard]] virtual int64_t depot_count() const = 0;
+  [[nodiscard]] virtual RoutingContext context() const = 0;
+};
+
+}  // namespace eie

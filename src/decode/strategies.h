@@ -1,0 +1,34 @@
+#pragma once
+
+// Decoding strategies on top of the one decode loop: greedy, best of K samples,
+// and best of the 8 dihedral transforms of each instance.
+
+#include <torch/torch.h>
+
+#include <functional>
+#include <string>
+
+#include "decode/agent.h"
+
+namespace eie {
+
+struct Decoding {
+  enum class Kind { greedy, sample, aug8 };
+  Kind kind = Kind::greedy;  // strategy
+  int64_t samples = 1;       // K for Kind::sample
+};
+// "greedy", "sample:K" or "aug8"; throws std::invalid_argument otherwise.
+[[nodiscard]] Decoding parse_decoding(const std::string& text);
+
+struct Solutions {
+  torch::Tensor actions;  // [count, T] int64 (routing: shorter rows padded with 0 = depot)
+  torch::Tensor cost;     // [count] float32, as the environments computed it
+};
+
+// Decodes every instance without gradients, `chunk` instances at a time (memory
+// stays bounded); `on_chunk` is told how many instances each chunk finished.
+[[nodiscard]] Solutions solve(Agent& agent, const Instances& instances, const Decoding& decoding,
+                              int64_t chunk, torch::Generator& generator,
+                              const std::function<void(int64_t)>& on_chunk = {});
+
+}  // namespace eie

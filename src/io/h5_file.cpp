@@ -1,0 +1,196 @@
+#include "io/h5_file.h"
+
+#include <H5Cpp.h>
+
+#include <stdexcept>
+
+namespace eie::h5 {
+
+namespace {
+
+H5::PredType file_type(torch::ScalarType type) {
+  switch (type) {
+    case torch::kFloat: return H5::PredType::IEEE_F32LE;
+    case torch::kDouble: return H5::PredType::IEEE_F64LE;
+    case torch::kInt: return H5::PredType::STD_I32LE;
+    case torch::kLong: return H5::PredType::STD_I64LE;
+    case torch::kByte: return H5::PredType::STD_U8LE;
+    default: throw std::invalid_argument("HDF5: unsupported tensor dtype");
+  }
+}
+
+H5::PredType memory_type(torch::ScalarType type) {
+  switch (type) {
+    case torch::kFloat: return H5::PredType::NATIVE_FLOAT;
+    case torch::kDouble: return H5::PredType::NATIVE_DOUBLE;
+    case torch::kInt: return H5::PredType::NATIVE_INT32;
+    case torch::kLong: return H5::PredType::NATIVE_INT64;
+    case torch::kByte: return H5::PredType::NATIVE_UINT8;
+    default: throw std::invalid_argument("HDF5: unsupported tensor dtype");
+  }
+}
+
+torch::ScalarType tensor_type(const H5::DataSet& dataset) {
+  const H5T_class_t cls = dataset.getTypeClass();
+  const size_t size = dataset.getDataType().getSize();
+  if (cls == H5T_FLOAT) return size == 8 ? torch::kDouble : torch::kFloat;
+  if (cls == H5T_INTEGER) {
+    const bool is_signed = dataset.getIntType().getSign() != H5T_SGN_NONE;
+    if (size == 1 && !is_signed) return torch::kByte;
+    if (size <= 4) return torch::kInt;
+    return torch::kLong;
+  }
+  throw std::invalid_argument("not a numeric dataset");
+}
+
+void silence_hdf5() {
+  static const bool done = [] {
+    H5::Exception::dontPrint();
+    return true;
+  }();
+  (void)done;
+}
+
+}  // namespace
+
+Writer::Writer(const std::filesystem::path& target) : path_(target) {
+  silence_hdf5();
+  try {
+    file_ = std::make_unique<H5::H5File>(path_.temporary().string(), H5F_ACC_TRUNC);
+  } catch (const H5::Exception&) {
+    throw std::runtime_error(target.string() + ": cannot create file");
+  }
+}
+
+Writer::~Writer() = default;
+
+void Writer::write(const std::string& name, const torch::Tensor& tensor) {
+  auto data = tensor.detach().to(torch::kCPU).contiguous();
+  if (data.scalar_type() == torch::kBool) data = data.to(torch::kByte);
+  std::vector<hsize_t> dims(data.sizes().begin(), data.sizes().end());
+  H5::DataSpace space(static_cast<int>(dims.size()), dims.data());
+  H5::LinkCreatPropList links;
+  H5Pset_create_intermediate_group(links.getId(), 1);
+  auto dataset = file_->createDataSet(name, file_type(data.scalar_type()), space,
+                                      H5::DSetCreatPropList::DEFAULT, H5::DSetAccPropList::DEFAULT,
+                                      links);
+  dataset.write(data.data_ptr(), memory_type(data.scalar_type()));
+}
+
+void Writer::attribute(const std::string& name, const Attribute& value) {
+  H5::DataSpace scalar(H5S_SCALAR);
+  auto root = file_->openGroup("/");
+  if (const auto* i = std::get_if<int64_t>(&value)) {
+    root.createAttribute(name, H5::PredType::STD_I64LE, scalar)
+        .write(H5::PredType::NATIVE_INT64, i);
+  } else if (const auto* d = std::get_if<double>(&value)) {
+    root.createAttribute(name, H5::PredType::IEEE_F64LE, scalar)
+        .write(H5::PredType::NATIVE_DOUBLE, d);
+  } else {
+    H5::StrType type(H5::PredType::C_S1, H5T_VARIABLE);
+    type.setCset(H5T_CSET_UTF8);
+    root.createAttribute(name, type, scalar).write(type, std::get<std::string>(value));
+  }
+}
+
+void Writer::commit() {
+  file_->close();
+  path_.commit();
+}
+
+Reader::Reader(const std::filesystem::path& path) : path_(path) {
+  silence_hdf5();
+  if (!std::filesystem::is_regular_file(path)) {
+    throw std::invalid_argument(path.string() + ": no such file");
+  }
+  try {
+    file_ = std::make_unique<H5::H5File>(path.string(), H5F_ACC_RDONLY);
+  } catch (const H5::Exception&) {
+    throw std::invalid_argument(path.string() + ": not a readable HDF5 file");
+  }
+}
+
+Reader::~Reader() = default;
+
+bool Reader::has(const std::string& name) const {
+  try {
+    return file_->nameExists(name) && file_->childObjType(name) == H5O_TYPE_DATASET;
+  } catch (const H5::Exception&) {
+    return false;
+  }
+}
+
+torch::Tensor Reader::read(const std::string& name) const {
+  if (!has(name)) throw std::invalid_argument(path_.string() + ": missing dataset '" + name + "'");
+  try {
+    const auto dataset = file_->openDataSet(name);
+    const auto space = dataset.getSpace();
+    std::vector<hsize_t> dims(space.getSimpleExtentNdims());
+    space.getSimpleExtentDims(dims.data());
+    const auto type = tensor_type(dataset);
+    auto tensor = torch::empty(std::vector<int64_t>(dims.begin(), dims.end()), type);
+    dataset.read(tensor.data_ptr(), memory_type(type));
+    return tensor;
+  } catch (const H5::Exception& e) {
+    throw std::invalid_argument(path_.string() + ": cannot read dataset '" + name +
+                                "': " + e.getDetailMsg());
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(path_.string() + ": dataset '" + name + "': " + e.what());
+  }
+}
+
+std::vector<std::string> Reader::datasets(const std::string& group) const {
+  std::vector<std::string> names;
+  const auto g = file_->openGroup(group);
+  for (hsize_t i = 0; i < g.getNumObjs(); ++i) {
+    if (g.getObjTypeByIdx(i) == H5G_DATASET) names.push_back(g.getObjnameByIdx(i));
+  }
+  return names;
+}
+
+bool Reader::has_attribute(const std::string& name) const {
+  return file_->openGroup("/").attrExists(name);
+}
+
+std::string Reader::string_attribute(const std::string& name) const {
+  if (!has_attribute(name)) {
+    throw std::invalid_argument(path_.string() + ": missing attribute '" + name + "'");
+  }
+  const auto attr = file_->openGroup("/").openAttribute(name);
+  if (attr.getTypeClass() != H5T_STRING) {
+    throw std::invalid_argument(path_.string() + ": attribute '" + name + "' is not a string");
+  }
+  std::string value;
+  attr.read(attr.getStrType(), value);
+  // Fixed-length strings may carry NUL padding.
+  value.erase(std::find(value.begin(), value.end(), '\0'), value.end());
+  return value;
+}
+
+int64_t Reader::int_attribute(const std::string& name) const {
+  if (!has_attribute(name)) {
+    throw std::invalid_argument(path_.string() + ": missing attribute '" + name + "'");
+  }
+  const auto attr = file_->openGroup("/").openAttribute(name);
+  if (attr.getTypeClass() != H5T_INTEGER) {
+    throw std::invalid_argument(path_.string() + ": attribute '" + name + "' is not an integer");
+  }
+  int64_t value = 0;
+  attr.read(H5::PredType::NATIVE_INT64, &value);
+  return value;
+}
+
+double Reader::double_attribute(const std::string& name) const {
+  if (!has_attribute(name)) {
+    throw std::invalid_argument(path_.string() + ": missing attribute '" + name + "'");
+  }
+  const auto attr = file_->openGroup("/").openAttribute(name);
+  if (attr.getTypeClass() != H5T_FLOAT && attr.getTypeClass() != H5T_INTEGER) {
+    throw std::invalid_argument(path_.string() + ": attribute '" + name + "' is not a number");
+  }
+  double value = 0;
+  attr.read(H5::PredType::NATIVE_DOUBLE, &value);
+  return value;
+}
+
+}  // namespace eie::h5

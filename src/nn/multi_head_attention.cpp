@@ -1,0 +1,49 @@
+#include "nn/multi_head_attention.h"
+
+#include <cmath>
+
+namespace eie::nn {
+
+MultiHeadAttentionImpl::MultiHeadAttentionImpl(const MultiHeadAttentionOptions& options)
+    : options_(options) {
+  TORCH_CHECK(options.embed_dim % options.heads == 0, "embed_dim must be a multiple of heads");
+  const int64_t d = options.embed_dim / options.heads;
+  // Uniform(-1/sqrt(last dim), +) as in the reference implementation.
+  const auto init = [&](std::vector<int64_t> shape) {
+    const double bound = 1.0 / std::sqrt(static_cast<double>(shape.back()));
+    return torch::empty(shape).uniform_(-bound, bound);
+  };
+  W_query = register_parameter("W_query", init({options.heads, options.embed_dim, d}));
+  W_key = register_parameter("W_key", init({options.heads, options.embed_dim, d}));
+  W_val = register_parameter("W_val", init({options.heads, options.embed_dim, d}));
+  W_out = register_parameter("W_out", init({options.heads, d, options.embed_dim}));
+}
+
+std::tuple<torch::Tensor, torch::Tensor, torch::Tensor> MultiHeadAttentionImpl::project(
+    const torch::Tensor& h) {
+  const int64_t B = h.size(0), n = h.size(1), E = options_.embed_dim, M = options_.heads;
+  const int64_t d = E / M;
+  // One matmul for q, k and v: (E, 3*M*d), head-major inside each block.
+  const auto weights = torch::cat({W_query, W_key, W_val}, 0)  // (3M, E, d)
+                           .permute({1, 0, 2})
+                           .reshape({E, 3 * M * d});
+  const auto qkv = h.matmul(weights).view({B, n, 3, M, d}).permute({2, 0, 3, 1, 4});
+  return {qkv[0], qkv[1], qkv[2]};
+}
+
+torch::Tensor MultiHeadAttentionImpl::attention(const torch::Tensor& h,
+                                                const AttentionSetting& setting) {
+  auto [q, k, v] = project(h);
+  return torch::softmax(torch::matmul(q * setting.scale, k.transpose(-1, -2)), -1);
+}
+
+torch::Tensor MultiHeadAttentionImpl::forward(const torch::Tensor& h,
+                                              const AttentionSetting& setting) {
+  const int64_t B = h.size(0), n = h.size(1), E = options_.embed_dim;
+  auto [q, k, v] = project(h);
+  const auto weights = torch::softmax(torch::matmul(q * setting.scale, k.transpose(-1, -2)), -1);
+  const auto heads = torch::matmul(weights, v);  // [B, M, n, d]
+  return heads.transpose(1, 2).reshape({B, n, E}).matmul(W_out.reshape({E, E}));
+}
+
+}  // namespace eie::nn

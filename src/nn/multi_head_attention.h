@@ -1,0 +1,34 @@
+#pragma once
+
+#include <torch/torch.h>
+
+#include "attention/setting.h"
+
+namespace eie::nn {
+
+struct MultiHeadAttentionOptions {
+  int64_t embed_dim = 128;  // E, width of the node embeddings
+  int64_t heads = 8;        // M; head size d = E / M
+};
+
+// Multi-head self-attention without biases (Kool et al. 2019). The weights keep
+// the per-head layout (M, E, d) and (M, d, E) so reference checkpoints load as they are.
+class MultiHeadAttentionImpl : public torch::nn::Module {
+ public:
+  explicit MultiHeadAttentionImpl(const MultiHeadAttentionOptions& options);
+  // h: [B, n, E] -> [B, n, E]; scores are softmax(setting.scale * q.k).
+  torch::Tensor forward(const torch::Tensor& h, const AttentionSetting& setting);
+  // The attention rows [B, M, n, n] (for entropy measurements and tests).
+  torch::Tensor attention(const torch::Tensor& h, const AttentionSetting& setting);
+
+  torch::Tensor W_query, W_key, W_val;  // (M, E, d): head m reads features through [m]
+  torch::Tensor W_out;                  // (M, d, E): head m writes back through [m]
+
+ private:
+  // q, k, v as [B, M, n, d].
+  std::tuple<torch::Tensor, torch::Tensor, torch::Tensor> project(const torch::Tensor& h);
+  MultiHeadAttentionOptions options_;
+};
+TORCH_MODULE(MultiHeadAttention);
+
+}  // namespace eie::nn

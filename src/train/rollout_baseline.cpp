@@ -1,0 +1,54 @@
+#include "train/rollout_baseline.h"
+
+#include "decode/strategies.h"
+#include "train/t_test.h"
+
+namespace eie {
+
+namespace {
+constexpr int64_t kEvalChunk = 1024;
+
+std::vector<double> greedy_costs(Agent& agent, const Instances& instances) {
+  torch::Generator unused = at::make_generator<at::CPUGeneratorImpl>(0);
+  const auto cost = solve(agent, instances, Decoding{}, kEvalChunk, unused).cost.to(torch::kDouble);
+  return {cost.data_ptr<double>(), cost.data_ptr<double>() + cost.numel()};
+}
+}  // namespace
+
+RolloutBaseline::RolloutBaseline(const Agent& policy, int64_t n, int64_t eval_size, uint64_t seed,
+                                 double alpha)
+    : agent_(policy.clone()), n_(n), eval_size_(eval_size), seed_(seed), alpha_(alpha) {
+  agent_->network().eval();
+  prepare_eval_set();
+}
+
+void RolloutBaseline::prepare_eval_set() {
+  auto generator = at::make_generator<at::CPUGeneratorImpl>(seed_ * 7919 + 17 + generation_);
+  eval_set_ = agent_->problem().generate(eval_size_, n_, generator);
+  eval_costs_ = greedy_costs(*agent_, eval_set_);
+}
+
+torch::Tensor RolloutBaseline::costs(const Instances& batch) {
+  torch::NoGradGuard no_grad;
+  return agent_->rollout(batch, Selection::greedy, std::nullopt).cost;
+}
+
+RolloutBaseline::Verdict RolloutBaseline::update(const Agent& candidate) {
+  auto copy = candidate.clone();
+  const auto candidate_costs = greedy_costs(*copy, eval_set_);
+  const double p = paired_t_test_less(candidate_costs, eval_costs_);
+  if (p >= alpha_) return {p, false};
+  agent_ = std::move(copy);
+  agent_->network().eval();
+  ++generation_;
+  prepare_eval_set();
+  return {p, true};
+}
+
+void RolloutBaseline::restore(int64_t generation) {
+  generation_ = generation;
+  agent_->network().eval();
+  prepare_eval_set();
+}
+
+}  // namespace eie

@@ -1,0 +1,184 @@
+#include "train/trainer.h"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "decode/strategies.h"
+#include "io/checkpoint.h"
+#include "train/rollout_baseline.h"
+#include "util/atomic_path.h"
+#include "util/progress.h"
+
+namespace eie {
+
+namespace {
+
+constexpr const char* kLogHeader = "epoch,mean_train_cost,val_greedy_cost,baseline_replaced,p_value,lr,seconds";
+
+// Mutable training state that a checkpoint carries besides the networks.
+struct Progression {
+  int64_t epoch = 0;       // epochs completed
+  double lr = 0;           // current learning rate
+  double ema = 0;          // exponential baseline value
+  bool ema_set = false;    // ema holds a value
+};
+
+torch::Tensor bytes_of(const std::string& data) {
+  return torch::from_blob(const_cast<char*>(data.data()), {static_cast<int64_t>(data.size())},
+                          torch::kByte)
+      .clone();
+}
+
+void set_lr(torch::optim::Adam& optimizer, double lr) {
+  for (auto& group : optimizer.param_groups()) {
+    static_cast<torch::optim::AdamOptions&>(group.options()).lr(lr);
+  }
+}
+
+void save_checkpoint(const TrainerOptions& o, Agent& agent, RolloutBaseline& baseline,
+                     torch::optim::Adam& optimizer, torch::Generator& generator,
+                     const Progression& progress) {
+  h5::Writer writer(o.out_dir / "checkpoint.h5");
+  write_spec(writer, agent.spec(), "checkpoint");
+  write_module(writer, "model", agent.network());
+  write_module(writer, "baseline", baseline.agent().network());
+  std::ostringstream archive_bytes;
+  torch::serialize::OutputArchive archive;
+  optimizer.save(archive);
+  archive.save_to(archive_bytes);
+  writer.write("optimizer", bytes_of(archive_bytes.str()));
+  writer.write("generator", generator.get_state());
+  writer.attribute("epoch", progress.epoch);
+  writer.attribute("lr", progress.lr);
+  writer.attribute("ema", progress.ema);
+  writer.attribute("ema_set", static_cast<int64_t>(progress.ema_set));
+  writer.attribute("baseline_generation", baseline.generation());
+  writer.attribute("seed", static_cast<int64_t>(o.seed));
+  writer.attribute("batch", o.batch);
+  writer.attribute("steps", o.steps);
+  writer.commit();
+}
+
+Progression load_checkpoint(const TrainerOptions& o, Agent& agent, RolloutBaseline& baseline,
+                            torch::optim::Adam& optimizer, torch::Generator& generator) {
+  const h5::Reader reader(o.out_dir / "checkpoint.h5");
+  check_format(reader);
+  if (reader.string_attribute("problem") != agent.problem().name() ||
+      reader.int_attribute("train_n") != o.n) {
+    throw std::invalid_argument(reader.path().string() + ": checkpoint is for " +
+                                reader.string_attribute("problem") + " with n = " +
+                                std::to_string(reader.int_attribute("train_n")) +
+                                ", not this run's problem and size");
+  }
+  read_module(reader, "model", agent.network());
+  read_module(reader, "baseline", baseline.agent().network());
+  const auto bytes = reader.read("optimizer");
+  torch::serialize::InputArchive archive;
+  archive.load_from(reinterpret_cast<const char*>(bytes.data_ptr<uint8_t>()), bytes.numel());
+  optimizer.load(archive);
+  generator.set_state(reader.read("generator"));
+  baseline.restore(reader.int_attribute("baseline_generation"));
+  Progression p;
+  p.epoch = reader.int_attribute("epoch");
+  p.lr = reader.double_attribute("lr");
+  p.ema = reader.double_attribute("ema");
+  p.ema_set = reader.int_attribute("ema_set") != 0;
+  return p;
+}
+
+// The log's rows for the first `epochs` epochs (a resumed run rewrites the rest).
+std::vector<std::string> kept_log_rows(const std::filesystem::path& path, int64_t epochs) {
+  std::vector<std::string> rows;
+  std::ifstream in(path);
+  std::string line;
+  std::getline(in, line);  // header
+  while (static_cast<int64_t>(rows.size()) < epochs && std::getline(in, line)) rows.push_back(line);
+  return rows;
+}
+
+void write_log(const std::filesystem::path& path, const std::vector<std::string>& rows) {
+  AtomicPath out(path);
+  {
+    std::ofstream file(out.temporary());
+    file << kLogHeader << '\n';
+    for (const auto& row : rows) file << row << '\n';
+  }
+  out.commit();
+}
+
+}  // namespace
+
+void train(Agent& agent, const TrainerOptions& o) {
+  std::filesystem::create_directories(o.out_dir);
+  auto generator = at::make_generator<at::CPUGeneratorImpl>(o.seed);
+  auto val_generator = at::make_generator<at::CPUGeneratorImpl>(o.seed * 7919 + 1);
+  const auto val_set = agent.problem().generate(o.val_size, o.n, val_generator);
+
+  torch::optim::Adam optimizer(agent.network().parameters(), torch::optim::AdamOptions(o.lr));
+  RolloutBaseline baseline(agent, o.n, o.baseline_eval_size, o.seed, o.alpha);
+  Progression progress;
+  progress.lr = o.lr;
+  std::vector<std::string> rows;
+  if (o.resume) {
+    progress = load_checkpoint(o, agent, baseline, optimizer, generator);
+    rows = kept_log_rows(o.out_dir / "log.csv", progress.epoch);
+    std::fprintf(stderr, "resuming %s after epoch %lld\n", o.out_dir.c_str(),
+                 static_cast<long long>(progress.epoch));
+  }
+  set_lr(optimizer, progress.lr);
+
+  Progress bar("train", (o.epochs - progress.epoch) * o.steps);
+  for (int64_t epoch = progress.epoch; epoch < o.epochs; ++epoch) {
+    const auto start = std::chrono::steady_clock::now();
+    const bool warmup = epoch < o.warmup_epochs;
+    agent.network().train();
+    double cost_sum = 0;
+    for (int64_t step = 0; step < o.steps; ++step) {
+      const auto batch = agent.problem().generate(o.batch, o.n, generator);
+      torch::Tensor reference;
+      if (!warmup) reference = baseline.costs(batch);
+      const auto t = agent.rollout(batch, Selection::sample, generator);
+      const double mean_cost = t.cost.mean().item<double>();
+      if (warmup) {
+        progress.ema = progress.ema_set ? o.exp_beta * progress.ema + (1 - o.exp_beta) * mean_cost
+                                        : mean_cost;
+        progress.ema_set = true;
+        reference = torch::full_like(t.cost, progress.ema);
+      }
+      const auto loss = ((t.cost - reference).detach() * t.log_likelihood).mean();
+      optimizer.zero_grad();
+      loss.backward();
+      torch::nn::utils::clip_grad_norm_(agent.network().parameters(), o.max_grad_norm);
+      optimizer.step();
+      cost_sum += mean_cost;
+      char status[64];
+      std::snprintf(status, sizeof status, "epoch %lld cost %.3f", static_cast<long long>(epoch),
+                    mean_cost);
+      bar.advance(1, status);
+    }
+    const auto verdict = baseline.update(agent);
+    const double val_cost = solve(agent, val_set, Decoding{}, 1024, generator).cost.mean().item<double>();
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    char row[256];
+    std::snprintf(row, sizeof row, "%lld,%.5f,%.5f,%d,%.4g,%.6g,%.2f", static_cast<long long>(epoch),
+                  cost_sum / o.steps, val_cost, verdict.replaced ? 1 : 0, verdict.p_value,
+                  progress.lr, seconds);
+    rows.emplace_back(row);
+    progress.lr *= o.lr_decay;
+    if (o.paper_lr_rule && verdict.p_value > 0.95) progress.lr *= 0.95;
+    set_lr(optimizer, progress.lr);
+    progress.epoch = epoch + 1;
+    save_checkpoint(o, agent, baseline, optimizer, generator, progress);
+    save_model(agent, o.out_dir / "model.h5");
+    write_log(o.out_dir / "log.csv", rows);
+    if (!::isatty(2)) std::fprintf(stderr, "%s\n", row);
+  }
+}
+
+}  // namespace eie

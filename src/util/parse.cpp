@@ -1,0 +1,52 @@
+#include "util/parse.h"
+
+#include <charconv>
+#include <stdexcept>
+
+namespace eie {
+
+namespace {
+template <class T>
+T parse_number(std::string_view text, const std::string& what, const char* kind) {
+  text = trim(text);
+  T value{};
+  const auto* end = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(text.data(), end, value);
+  if (text.empty() || ec != std::errc() || ptr != end) {
+    throw std::invalid_argument(what + ": expected " + kind + ", got '" + std::string(text) +
+                                "'");
+  }
+  return value;
+}
+}  // namespace
+
+int64_t parse_int(std::string_view text, const std::string& what) {
+  return parse_number<int64_t>(text, what, "an integer");
+}
+
+double parse_double(std::string_view text, const std::string& what) {
+  if (!text.empty() && text.front() == '+') text.remove_prefix(1);  // from_chars rejects '+'
+  return parse_number<double>(text, what, "a number");
+}
+
+std::string_view trim(std::string_view text) {
+  const auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; };
+  while (!text.empty() && blank(text.front())) text.remove_prefix(1);
+  while (!text.empty() && blank(text.back())) text.remove_suffix(1);
+  return text;
+}
+
+std::vector<std::string_view> split_blanks(std::string_view line) {
+  std::vector<std::string_view> tokens;
+  size_t i = 0;
+  while (i < line.size()) {
+    while (i < line.size() && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r')) ++i;
+    size_t j = i;
+    while (j < line.size() && line[j] != ' ' && line[j] != '\t' && line[j] != '\r') ++j;
+    if (j > i) tokens.push_back(line.substr(i, j - i));
+    i = j;
+  }
+  return tokens;
+}
+
+}  // namespace eie

@@ -1,0 +1,68 @@
+// Every decoding strategy yields feasible tours whose environment cost matches
+// an independent recomputation; masked actions get exactly zero probability.
+#include <gtest/gtest.h>
+
+#include "decode/strategies.h"
+#include "policy_registry.h"
+#include "problem_registry.h"
+#include "tsp/environment.h"
+
+namespace eie {
+namespace {
+
+class Decodings : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(Decodings, FeasibleAndCostRecomputed) {
+  for (const auto* domain : {"unit", "symmetric"}) {
+    const auto problem = make_problem("tsp", {domain});
+    auto agent = make_agent(problem, NetworkOptions{}, 20);
+    auto gen = at::make_generator<at::CPUGeneratorImpl>(5);
+    const auto instances = problem->generate(10, 23, gen);
+    const auto solutions = solve(*agent, instances, parse_decoding(GetParam()), 4, gen);
+    const auto checked = problem->check(instances, solutions.actions);  // throws if infeasible
+    EXPECT_LT((checked - solutions.cost.to(torch::kDouble)).abs().max().item<double>(), 1e-4);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Strategies, Decodings, ::testing::Values("greedy", "sample:5", "aug8"));
+
+TEST(Decoding, BestOfStrategiesNeverWorseThanGreedy) {
+  const auto problem = make_problem("tsp");
+  auto agent = make_agent(problem, NetworkOptions{}, 20);
+  auto gen = at::make_generator<at::CPUGeneratorImpl>(6);
+  const auto instances = problem->generate(16, 20, gen);
+  const auto greedy = solve(*agent, instances, parse_decoding("greedy"), 16, gen).cost;
+  const auto aug8 = solve(*agent, instances, parse_decoding("aug8"), 16, gen).cost;
+  EXPECT_TRUE((aug8 <= greedy + 1e-6).all().item<bool>());
+}
+
+TEST(Decoding, MaskedActionsHaveZeroProbability) {
+  auto gen = at::make_generator<at::CPUGeneratorImpl>(7);
+  const auto problem = make_problem("tsp");
+  auto agent = make_agent(problem, NetworkOptions{}, 20);
+  const auto t = agent->rollout(problem->generate(8, 12, gen), Selection::sample, gen);
+  // Sampling never repeats a city, and the last step is forced (probability 1).
+  EXPECT_TRUE(torch::allclose(t.step_log_probs.select(1, 11), torch::zeros({8}), 0, 1e-6));
+  EXPECT_TRUE(torch::isfinite(t.log_likelihood).all().item<bool>());
+}
+
+TEST(Decoding, EnvironmentMaskIsPure) {
+  const auto coords = torch::rand({2, 5, 2});
+  tsp::TspEnvironment env(coords, coords);
+  EXPECT_TRUE(env.feasible().all().item<bool>());
+  env.step(torch::tensor({3, 0}));
+  const auto mask = env.feasible();
+  EXPECT_TRUE(torch::equal(mask, env.feasible()));
+  EXPECT_FALSE(mask[0][3].item<bool>());
+  EXPECT_FALSE(mask[1][0].item<bool>());
+  EXPECT_EQ(mask.sum().item<int64_t>(), 8);
+}
+
+TEST(Decoding, BadStrategyNamesAreRejected) {
+  for (const auto* bad : {"beam", "sample:0", "sample:x", "sample:"}) {
+    EXPECT_THROW((void)parse_decoding(bad), std::invalid_argument) << bad;
+  }
+}
+
+}  // namespace
+}  // namespace eie

@@ -1,0 +1,20 @@
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+namespace eie::test {
+
+// ../shared beside the project (golden data and public instances); tests that
+// need it skip with a message when it is absent.
+inline std::filesystem::path shared_dir() { return EIE_SHARED_DIR; }
+inline bool has_shared() { return std::filesystem::is_directory(shared_dir() / "reference"); }
+
+#define EIE_REQUIRE_SHARED()                                                         \
+  if (!::eie::test::has_shared()) GTEST_SKIP() << "../shared is absent: golden data " \
+                                                  "and public instances not available"
+
+// A fresh empty directory for one test's files.
+std::filesystem::path scratch_dir(const std::string& name);
+
+}  // namespace eie::test

@@ -1,0 +1,66 @@
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "tsp/heuristics.h"
+
+namespace eie::tsp {
+namespace {
+
+std::vector<Point> random_cities(int n, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> u(0, 1);
+  std::vector<Point> cities(n);
+  for (auto& c : cities) c = {u(rng), u(rng)};
+  return cities;
+}
+
+// Best gain of any 2-opt move, by brute force.
+double best_two_opt_gain(const std::vector<Point>& c, const Tour& t) {
+  const size_t n = t.size();
+  double best = 0;
+  for (size_t i = 0; i + 1 < n; ++i) {
+    for (size_t j = i + 2; j < n; ++j) {
+      const auto a = t[i], b = t[i + 1], x = t[j], y = t[(j + 1) % n];
+      if (y == a) continue;
+      best = std::max(best, distance(c[a], c[b]) + distance(c[x], c[y]) - distance(c[a], c[x]) -
+                                distance(c[b], c[y]));
+    }
+  }
+  return best;
+}
+
+TEST(TspHeuristics, ConstructionsAreToursOfKnownLengthOnASquare) {
+  const std::vector<Point> square{{0, 0}, {1, 1}, {1, 0}, {0, 1}};
+  for (const auto& tour : {nearest_neighbour(square), farthest_insertion(square)}) {
+    check_tour(tour, 4);
+    EXPECT_NEAR(tour_length(square, tour), 4.0, 1e-12);
+  }
+}
+
+TEST(TspHeuristics, TwoOptWithFullNeighbourListsIsTwoOptimal) {
+  for (unsigned seed = 0; seed < 5; ++seed) {
+    const auto cities = random_cities(40, seed);
+    const auto start = nearest_neighbour(cities);
+    const auto improved = two_opt(cities, start, 39);
+    check_tour(improved, 40);
+    EXPECT_LE(tour_length(cities, improved), tour_length(cities, start) + 1e-12);
+    EXPECT_LT(best_two_opt_gain(cities, improved), 1e-9);
+  }
+}
+
+TEST(TspHeuristics, NeighbourListTwoOptImprovesLargeInstances) {
+  const auto cities = random_cities(1000, 7);
+  const auto start = nearest_neighbour(cities);
+  const auto improved = two_opt(cities, start);
+  check_tour(improved, 1000);
+  // NN is ~25% above optimal on uniform instances, 2-opt ~5%.
+  EXPECT_LT(tour_length(cities, improved), 0.9 * tour_length(cities, start));
+}
+
+TEST(TspHeuristics, UnknownMethodIsRejected) {
+  EXPECT_THROW((void)construct_all("christofides", {random_cities(5, 1)}), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace eie::tsp
