@@ -31,18 +31,46 @@ std::tuple<torch::Tensor, torch::Tensor, torch::Tensor> MultiHeadAttentionImpl::
   return {qkv[0], qkv[1], qkv[2]};
 }
 
+namespace {
+
+// Score elements materialised at once. Long instances are attended in blocks of
+// query rows so that the [n, n] score matrices of all heads never exist at once:
+// memory stays bounded and each block is reused while it is still in cache.
+constexpr int64_t kScoreBudget = int64_t{1} << 22;
+
+torch::Tensor scores(const torch::Tensor& q, const torch::Tensor& k_t, double scale) {
+  return torch::softmax(torch::matmul(q * scale, k_t), -1);
+}
+
+}  // namespace
+
 torch::Tensor MultiHeadAttentionImpl::attention(const torch::Tensor& h,
                                                 const AttentionSetting& setting) {
   auto [q, k, v] = project(h);
-  return torch::softmax(torch::matmul(q * setting.scale, k.transpose(-1, -2)), -1);
+  return scores(q, k.transpose(-1, -2), setting.scale);
 }
 
 torch::Tensor MultiHeadAttentionImpl::forward(const torch::Tensor& h,
                                               const AttentionSetting& setting) {
-  const int64_t B = h.size(0), n = h.size(1), E = options_.embed_dim;
+  const int64_t B = h.size(0), n = h.size(1), E = options_.embed_dim, M = options_.heads;
   auto [q, k, v] = project(h);
-  const auto weights = torch::softmax(torch::matmul(q * setting.scale, k.transpose(-1, -2)), -1);
-  const auto heads = torch::matmul(weights, v);  // [B, M, n, d]
+  const auto k_t = k.transpose(-1, -2);
+  torch::Tensor heads;  // [B, M, n, d]
+  if (B * M * n * n <= kScoreBudget) {
+    heads = torch::matmul(scores(q, k_t, setting.scale), v);
+  } else {
+    const int64_t rows = std::max<int64_t>(1, kScoreBudget / (M * n));
+    std::vector<torch::Tensor> per_instance;
+    for (int64_t b = 0; b < B; ++b) {
+      std::vector<torch::Tensor> blocks;
+      for (int64_t r = 0; r < n; r += rows) {
+        const auto q_block = q[b].slice(1, r, std::min(n, r + rows));
+        blocks.push_back(torch::matmul(scores(q_block, k_t[b], setting.scale), v[b]));
+      }
+      per_instance.push_back(torch::cat(blocks, 1));
+    }
+    heads = torch::stack(per_instance);
+  }
   return heads.transpose(1, 2).reshape({B, n, E}).matmul(W_out.reshape({E, E}));
 }
 

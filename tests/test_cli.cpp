@@ -1,0 +1,164 @@
+// Bad input through the real binary: one clear line on stderr, exit code != 0,
+// and no output file left behind.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "io/checkpoint.h"
+#include "io/dataset.h"
+#include "io/h5_file.h"
+#include "policy_registry.h"
+#include "problem_registry.h"
+#include "test_support.h"
+
+namespace eie {
+namespace {
+
+struct Run {
+  int exit_code;       // of the eie process
+  std::string stderr;  // everything it printed there
+  std::string stdout;  // everything it printed there
+};
+
+std::string slurp(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+Run eie(const std::string& args) {
+  const auto dir = std::filesystem::temp_directory_path();
+  const auto out = dir / "eie-cli-stdout", err = dir / "eie-cli-stderr";
+  const std::string command = std::string(EIE_BINARY) + " " + args + " --threads 1 >" +
+                              out.string() + " 2>" + err.string();
+  const int status = std::system(command.c_str());
+  return {WEXITSTATUS(status), slurp(err), slurp(out)};
+}
+
+std::filesystem::path broken(const std::string& name) {
+  return std::filesystem::path(EIE_TEST_DATA) / "broken" / name;
+}
+
+// A model file whose network is valid; `problem` overrides the recorded problem.
+std::filesystem::path model_file(const std::filesystem::path& dir, const std::string& problem) {
+  NetworkOptions options;
+  options.encoder.layers = 1;
+  auto agent = make_agent(make_problem("tsp"), options, 20);
+  auto spec = agent->spec();
+  spec["problem"] = problem;
+  const auto path = dir / (problem + "-model.h5");
+  h5::Writer writer(path);
+  write_spec(writer, spec, "model");
+  write_module(writer, "model", agent->network());
+  writer.commit();
+  return path;
+}
+
+void expect_clean_failure(const Run& run, const std::string& fragment) {
+  EXPECT_NE(run.exit_code, 0);
+  EXPECT_NE(run.stderr.find(fragment), std::string::npos) << run.stderr;
+  EXPECT_EQ(std::count(run.stderr.begin(), run.stderr.end(), '\n'), 1) << run.stderr;
+  EXPECT_NE(run.stderr.find("error"), std::string::npos) << run.stderr;
+}
+
+class BrokenInstanceFile : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(BrokenInstanceFile, OneLineErrorAndNoTour) {
+  const auto dir = test::scratch_dir("cli-broken");
+  const auto model = model_file(dir, "tsp");
+  const auto run = eie("solve " + broken(GetParam()).string() + " --model " + model.string() +
+                       " --out " + (dir / "x.tour").string());
+  expect_clean_failure(run, GetParam());
+  EXPECT_FALSE(std::filesystem::exists(dir / "x.tour"));
+}
+
+INSTANTIATE_TEST_SUITE_P(Files, BrokenInstanceFile,
+                         ::testing::Values("truncated.tsp", "non_numeric.tsp",
+                                           "unsupported_weight.tsp", "explicit_matrix.tsp",
+                                           "nan_coords.tsp", "duplicate_id.tsp", "too_small.tsp",
+                                           "no_dimension.tsp"));
+
+TEST(Cli, ModelForAnotherProblem) {
+  EIE_REQUIRE_SHARED();
+  const auto dir = test::scratch_dir("cli-wrong-problem");
+  const auto run = eie("solve " + (test::shared_dir() / "instances/kroA100.tsp").string() +
+                       " --model " + model_file(dir, "cvrp").string() + " --out " + (dir / "x.tour").string());
+  expect_clean_failure(run, "trained for cvrp, not tsp");
+  EXPECT_FALSE(std::filesystem::exists(dir / "x.tour"));
+}
+
+TEST(Cli, CorruptAndWrongVersionModels) {
+  EIE_REQUIRE_SHARED();
+  const auto dir = test::scratch_dir("cli-corrupt");
+  const auto tsp = (test::shared_dir() / "instances/kroA100.tsp").string();
+  expect_clean_failure(eie("solve " + tsp + " --model " + broken("corrupt.h5").string()),
+                       "not a readable HDF5 file");
+  h5::Writer writer(dir / "v2.h5");
+  writer.attribute("format_version", int64_t{2});
+  writer.commit();
+  expect_clean_failure(eie("solve " + tsp + " --model " + (dir / "v2.h5").string()), "format version 2");
+  expect_clean_failure(eie("solve " + tsp + " --model " +
+                           (test::shared_dir() / "reference/kool-am/tsp100.h5").string()),
+                       "eie import");
+}
+
+TEST(Cli, BadDatasets) {
+  const auto dir = test::scratch_dir("cli-datasets");
+  const auto model = model_file(dir, "tsp").string();
+  auto coords = torch::rand({2, 5, 2});
+  coords[1][3][0] = std::nanf("");
+  write_dataset(dir / "nan.h5", Dataset{"tsp", {}, Instances({{"coords", coords}})});
+  expect_clean_failure(eie("solve --dataset " + (dir / "nan.h5").string() + " --model " + model), "NaN");
+  write_dataset(dir / "empty.h5", Dataset{"tsp", {}, Instances({{"coords", torch::zeros({0, 5, 2})}})});
+  expect_clean_failure(eie("solve --dataset " + (dir / "empty.h5").string() + " --model " + model), "empty");
+  write_dataset(dir / "small.h5", Dataset{"tsp", {}, Instances({{"coords", torch::rand({2, 2, 2})}})});
+  expect_clean_failure(eie("solve --dataset " + (dir / "small.h5").string() + " --model " + model),
+                       "at least 3");
+}
+
+TEST(Cli, BadFlagsAndValues) {
+  const auto dir = test::scratch_dir("cli-flags");
+  const auto out = (dir / "d.h5").string();
+  expect_clean_failure(eie("gen --n 10 --count 5 --colour blue --out " + out), "colour");
+  expect_clean_failure(eie("gen --n 2 --count 5 --out " + out), "n must be at least 3");
+  expect_clean_failure(eie("gen --n 10 --count 0 --out " + out), "--count must be >= 1");
+  expect_clean_failure(eie("gen --n 10 --count 5 --domain sphere --out " + out), "sphere");
+  expect_clean_failure(eie("gen --n 10 --count 5 --out " + (dir / "missing/d.h5").string()),
+                       "does not exist");
+  expect_clean_failure(eie("gen --n ten --out " + out), "ten");
+  expect_clean_failure(eie("train --n 10 --lr -1 --out " + (dir / "run").string()), "--lr");
+  EXPECT_FALSE(std::filesystem::exists(out));
+  EXPECT_NE(eie("frobnicate").exit_code, 0);
+}
+
+TEST(Cli, GenThenSolveDatasetAsJson) {
+  const auto dir = test::scratch_dir("cli-json");
+  const auto data = (dir / "d.h5").string();
+  ASSERT_EQ(eie("gen --n 12 --count 6 --seed 4 --out " + data).exit_code, 0);
+  const auto run = eie("solve --dataset " + data + " --method nn --improve 2opt --json");
+  ASSERT_EQ(run.exit_code, 0) << run.stderr;
+  EXPECT_NE(run.stdout.find("\"mean_cost\""), std::string::npos) << run.stdout;
+  EXPECT_NE(run.stdout.find("\"count\":6"), std::string::npos) << run.stdout;
+}
+
+TEST(Cli, SolveTsplibWritesATourWithThePrintedCost) {
+  EIE_REQUIRE_SHARED();
+  const auto dir = test::scratch_dir("cli-tour");
+  const auto run = eie("solve " + (test::shared_dir() / "instances/kroA100.tsp").string() +
+                       " --method nn --improve 2opt --optimum 21282 --json --out " +
+                       (dir / "k.tour").string());
+  ASSERT_EQ(run.exit_code, 0) << run.stderr;
+  EXPECT_TRUE(std::filesystem::exists(dir / "k.tour"));
+  const auto tour_text = slurp(dir / "k.tour");
+  const auto cost_at = run.stdout.find("\"cost\":");
+  ASSERT_NE(cost_at, std::string::npos);
+  const long cost = std::stol(run.stdout.substr(cost_at + 7));
+  EXPECT_NE(tour_text.find("Length " + std::to_string(cost)), std::string::npos) << tour_text;
+  EXPECT_GE(cost, 21282);
+  EXPECT_LT(cost, 21282 * 1.08);
+}
+
+}  // namespace
+}  // namespace eie
