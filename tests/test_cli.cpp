@@ -29,8 +29,8 @@ std::string slurp(const std::filesystem::path& path) {
 }
 
 Run eie(const std::string& args) {
-  const auto dir = std::filesystem::temp_directory_path();
-  const auto out = dir / "eie-cli-stdout", err = dir / "eie-cli-stderr";
+  const auto dir = test::scratch_dir("cli-run");
+  const auto out = dir / "stdout", err = dir / "stderr";
   const std::string command = std::string(EIE_BINARY) + " " + args + " --threads 1 >" +
                               out.string() + " 2>" + err.string();
   const int status = std::system(command.c_str());

@@ -1,11 +1,19 @@
 #include <gtest/gtest.h>
+#include <unistd.h>
 #include <torch/torch.h>
 
 #include "test_support.h"
 
 namespace eie::test {
 std::filesystem::path scratch_dir(const std::string& name) {
-  const auto dir = std::filesystem::temp_directory_path() / ("eie-test-" + name);
+  // Unique per process and test: ctest runs tests in parallel.
+  const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
+  std::string unique = name + "-" + std::to_string(::getpid());
+  if (test != nullptr) unique += std::string("-") + test->test_suite_name() + "-" + test->name();
+  for (auto& c : unique) {
+    if (c == '/') c = '_';
+  }
+  const auto dir = std::filesystem::temp_directory_path() / ("eie-test-" + unique);
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   return dir;
