@@ -50,6 +50,7 @@ TEST(Equivariance, ReferenceModelUnderEveryScalePolicy) {
   EIE_REQUIRE_SHARED();
   auto agent = policy::import_kool(test::shared_dir() / "reference/kool-am/tsp100.h5", make_problem("tsp"));
   for (const auto& name : scale_policy_names()) {
+    if (name == "eie") continue;  // needs a scale file; the network only changes lambda
     SCOPED_TRACE(name);
     agent->set_attention({make_scale_policy(name), ScaleScope::all});
     expect_equivariant(*agent, 150, 3);

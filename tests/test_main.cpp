@@ -3,6 +3,7 @@
 #include <torch/torch.h>
 
 #include "test_support.h"
+#include "util/heap.h"
 
 namespace eie::test {
 std::filesystem::path scratch_dir(const std::string& name) {
@@ -22,6 +23,7 @@ std::filesystem::path scratch_dir(const std::string& name) {
 
 int main(int argc, char** argv) {
   ::testing::InitGoogleTest(&argc, argv);
+  eie::keep_freed_memory();
   torch::set_num_threads(1);  // ctest runs suites in parallel
   return RUN_ALL_TESTS();
 }

@@ -1,5 +1,7 @@
 #include "attention/scale_policy.h"
 
+#include "attention/fitted_scales.h"
+
 #include <cmath>
 #include <functional>
 #include <map>
@@ -54,12 +56,16 @@ const std::map<std::string, std::function<double(const ScaleQuery&)>>& closed_fo
 std::vector<std::string> scale_policy_names() {
   std::vector<std::string> names;
   for (const auto& [name, formula] : closed_forms()) names.push_back(name);
+  names.emplace_back("eie");
+  names.emplace_back("eie-exact");
   return names;
 }
 
 std::unique_ptr<ScalePolicy> make_scale_policy(const std::string& spec) {
   const auto colon = spec.find(':');
   const std::string name = spec.substr(0, colon);
+  const std::string file = colon == std::string::npos ? "" : spec.substr(colon + 1);
+  if (name == "eie" || name == "eie-exact") return make_fitted_scale_policy(name, file);
   const auto found = closed_forms().find(name);
   if (found == closed_forms().end()) {
     std::string known;

@@ -1,17 +1,18 @@
 // eie: one binary, one subcommand per file (cmd_*.cpp).
-#include <malloc.h>
-
 #include <cstdio>
 #include <cstring>
-#include <limits>
 #include <exception>
 #include <string>
+
+#include "util/heap.h"
 
 namespace eie::cli {
 int run_train(int argc, char** argv);
 int run_solve(int argc, char** argv);
 int run_gen(int argc, char** argv);
 int run_import(int argc, char** argv);
+int run_fit_scale(int argc, char** argv);
+int run_bench(int argc, char** argv);
 }  // namespace eie::cli
 
 namespace {
@@ -27,6 +28,8 @@ const Command kCommands[] = {
     {"solve", eie::cli::run_solve, "solve an instance file or a dataset"},
     {"gen", eie::cli::run_gen, "generate a dataset of random instances"},
     {"import", eie::cli::run_import, "turn Kool et al. reference weights into an eie model"},
+    {"bench", eie::cli::run_bench, "length-extrapolation tables from a TOML benchmark file"},
+    {"fit-scale", eie::cli::run_fit_scale, "fit lambda(n): the EIE network and exact entropy roots"},
 };
 
 void usage(FILE* out) {
@@ -37,12 +40,7 @@ void usage(FILE* out) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  // Decoding allocates and frees the same large temporaries at every step. By
-  // default glibc returns them to the kernel and page-faults them back in, zeroed:
-  // keeping them in the heap made a TSP100 training step 17% faster (measured).
-  mallopt(M_MMAP_THRESHOLD, 1 << 30);
-  mallopt(M_TRIM_THRESHOLD, std::numeric_limits<int>::max());
-  mallopt(M_TOP_PAD, 1 << 30);
+  eie::keep_freed_memory();
   if (argc < 2 || std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0) {
     usage(argc < 2 ? stderr : stdout);
     return argc < 2 ? 2 : 0;

@@ -19,7 +19,8 @@ namespace eie {
 
 namespace {
 
-constexpr const char* kLogHeader = "epoch,mean_train_cost,val_greedy_cost,baseline_replaced,p_value,lr,seconds";
+constexpr const char* kLogHeader =
+    "epoch,mean_train_cost,val_greedy_cost,baseline_replaced,p_value,lr,seconds,seconds_per_step";
 
 // Mutable training state that a checkpoint carries besides the networks.
 struct Progression {
@@ -139,6 +140,7 @@ void train(Agent& agent, const TrainerOptions& o) {
     const bool warmup = epoch < o.warmup_epochs;
     agent.network().train();
     double cost_sum = 0;
+    const auto steps_start = std::chrono::steady_clock::now();
     for (int64_t step = 0; step < o.steps; ++step) {
       const auto batch = agent.problem().generate(o.batch, o.n, generator);
       torch::Tensor reference;
@@ -162,13 +164,15 @@ void train(Agent& agent, const TrainerOptions& o) {
                     mean_cost);
       bar.advance(1, status);
     }
+    const double step_seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - steps_start).count() / o.steps;
     const auto verdict = baseline.update(agent);
     const double val_cost = solve(agent, val_set, Decoding{}, 1024, generator).cost.mean().item<double>();
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     char row[256];
-    std::snprintf(row, sizeof row, "%lld,%.5f,%.5f,%d,%.4g,%.6g,%.2f", static_cast<long long>(epoch),
-                  cost_sum / o.steps, val_cost, verdict.replaced ? 1 : 0, verdict.p_value,
-                  progress.lr, seconds);
+    std::snprintf(row, sizeof row, "%lld,%.5f,%.5f,%d,%.4g,%.6g,%.2f,%.3f",
+                  static_cast<long long>(epoch), cost_sum / o.steps, val_cost, verdict.replaced ? 1 : 0,
+                  verdict.p_value, progress.lr, seconds, step_seconds);
     rows.emplace_back(row);
     progress.lr *= o.lr_decay;
     if (o.paper_lr_rule && verdict.p_value > 0.95) progress.lr *= 0.95;

@@ -1,0 +1,89 @@
+#include "bench/bench_config.h"
+
+#include <toml++/toml.h>
+
+#include <set>
+#include <stdexcept>
+
+namespace eie {
+
+namespace {
+
+std::string where(const std::filesystem::path& path, const toml::node& node) {
+  return path.string() + ":" + std::to_string(node.source().begin.line);
+}
+
+template <class T>
+std::vector<T> list(const std::filesystem::path& path, const toml::table& table, const char* key,
+                    std::vector<T> fallback) {
+  const auto* node = table.get(key);
+  if (node == nullptr) return fallback;
+  const auto* array = node->as_array();
+  if (array == nullptr || array->empty()) {
+    throw std::invalid_argument(where(path, *node) + ": '" + key + "' must be a non-empty array");
+  }
+  std::vector<T> out;
+  for (const auto& item : *array) {
+    const auto value = item.value<T>();
+    if (!value) throw std::invalid_argument(where(path, item) + ": wrong type in '" + key + "'");
+    out.push_back(*value);
+  }
+  return out;
+}
+
+template <class T>
+T scalar(const std::filesystem::path& path, const toml::table& table, const char* key, T fallback) {
+  const auto* node = table.get(key);
+  if (node == nullptr) return fallback;
+  const auto value = node->value<T>();
+  if (!value) throw std::invalid_argument(where(path, *node) + ": wrong type for '" + key + "'");
+  return *value;
+}
+
+}  // namespace
+
+BenchConfig read_bench_config(const std::filesystem::path& path) {
+  if (!std::filesystem::is_regular_file(path)) throw std::invalid_argument(path.string() + ": no such file");
+  toml::table table;
+  try {
+    table = toml::parse_file(path.string());
+  } catch (const toml::parse_error& e) {
+    throw std::invalid_argument(path.string() + ":" + std::to_string(e.source().begin.line) + ": " +
+                                std::string(e.description()));
+  }
+  static const std::set<std::string> known = {"name", "problem", "domain", "sizes", "instances",
+                                              "seeds", "models", "scales", "scale_at", "decodes",
+                                              "methods", "improve", "batch", "reference"};
+  for (const auto& [key, node] : table) {
+    if (!known.count(std::string(key.str()))) {
+      throw std::invalid_argument(where(path, node) + ": unknown key '" + std::string(key.str()) + "'");
+    }
+  }
+  BenchConfig c;
+  c.name = scalar<std::string>(path, table, "name", path.stem().string());
+  c.problem = scalar<std::string>(path, table, "problem", "tsp");
+  c.domain = scalar<std::string>(path, table, "domain", c.domain);
+  c.sizes = list<int64_t>(path, table, "sizes", {});
+  if (c.sizes.empty()) throw std::invalid_argument(path.string() + ": 'sizes' is required");
+  c.instances = scalar<int64_t>(path, table, "instances", c.instances);
+  c.seeds = list<int64_t>(path, table, "seeds", c.seeds);
+  c.models = list<std::string>(path, table, "models", {});
+  c.scales = list<std::string>(path, table, "scales", c.scales);
+  c.scale_at = scalar<std::string>(path, table, "scale_at", c.scale_at);
+  c.decodes = list<std::string>(path, table, "decodes", c.decodes);
+  c.methods = list<std::string>(path, table, "methods", {});
+  c.improve = scalar<std::string>(path, table, "improve", "");
+  c.batch = scalar<int64_t>(path, table, "batch", 0);
+  c.reference = scalar<std::string>(path, table, "reference", "");
+  if (c.instances < 1) throw std::invalid_argument(path.string() + ": 'instances' must be >= 1");
+  if (c.batch < 0) throw std::invalid_argument(path.string() + ": 'batch' must be >= 0");
+  for (const auto n : c.sizes) {
+    if (n < 1) throw std::invalid_argument(path.string() + ": sizes must be positive");
+  }
+  if (c.models.empty() && c.methods.empty()) {
+    throw std::invalid_argument(path.string() + ": give 'models' and/or 'methods'");
+  }
+  return c;
+}
+
+}  // namespace eie

@@ -1,0 +1,47 @@
+#pragma once
+
+// A length-extrapolation benchmark, declared in TOML (experiments/*.toml):
+//
+//   name = "tsp_extrapolation"         # results/tables/<name>.md and .csv
+//   problem = "tsp"
+//   domain = "unit"                    # tsp: unit or symmetric
+//   sizes = [100, 200, 400, 800, 1600]
+//   instances = 128                    # per size and repetition
+//   seeds = [1]                        # instance seeds; repetitions = seeds x models
+//   models = ["results/models/tsp100.h5"]
+//   scales = ["sqrt", "logn-base", "eie:results/scales/d16-N100-N1600.h5"]
+//   scale_at = "all"                   # encoder or all (encoder and glimpse)
+//   decodes = ["greedy"]               # greedy, sample:K, aug8
+//   methods = ["nn", "nn+2opt"]        # classical rows (optional)
+//   improve = ""                       # local search after every policy row (optional)
+//   batch = 0                          # instances decoded together; 0: by size
+//   reference = "costs.csv"            # optional "n,cost" rows: gap columns
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace eie {
+
+struct BenchConfig {
+  std::string name;                    // table file stem
+  std::string problem;                 // "tsp"
+  std::string domain = "unit";         // coordinates of generated instances
+  std::vector<int64_t> sizes;          // columns
+  int64_t instances = 128;             // per size and repetition
+  std::vector<int64_t> seeds{1};       // instance seeds
+  std::vector<std::string> models;     // model files
+  std::vector<std::string> scales{"sqrt"};  // scale policies (rows)
+  std::string scale_at = "all";        // where scales apply
+  std::vector<std::string> decodes{"greedy"};  // decoding strategies (rows)
+  std::vector<std::string> methods;    // classical method rows, "nn" or "nn+2opt"
+  std::string improve;                 // local search after policy rows, or empty
+  int64_t batch = 0;                   // decode chunk; 0 = chosen by size
+  std::filesystem::path reference;     // optional reference costs per size
+};
+
+// Throws std::invalid_argument as "FILE:LINE: what is wrong".
+[[nodiscard]] BenchConfig read_bench_config(const std::filesystem::path& path);
+
+}  // namespace eie

@@ -1,0 +1,210 @@
+#include "bench/bench_runner.h"
+
+#include <chrono>
+#include <cmath>
+#include <fstream>
+#include <functional>
+#include <numeric>
+#include <sstream>
+
+#include "decode/strategies.h"
+#include "policy_registry.h"
+#include "problem_registry.h"
+#include "util/atomic_path.h"
+#include "util/parse.h"
+
+namespace eie {
+
+namespace {
+
+// Instances decoded together: bounded memory at large n.
+int64_t chunk_for(const BenchConfig& c, int64_t n) {
+  return c.batch > 0 ? c.batch : std::clamp<int64_t>(12800 / n, 1, 64);
+}
+
+std::string scale_label(const std::string& spec) { return spec.substr(0, spec.find(':')); }
+
+std::map<int64_t, double> read_reference(const std::filesystem::path& path) {
+  std::map<int64_t, double> costs;
+  if (path.empty()) return costs;
+  std::ifstream in(path);
+  if (!in) throw std::invalid_argument(path.string() + ": cannot open reference costs");
+  std::string line;
+  int line_no = 0;
+  while (std::getline(in, line)) {
+    ++line_no;
+    if (line_no == 1 || trim(line).empty()) continue;  // header "n,cost"
+    const auto comma = line.find(',');
+    const auto where = path.string() + ":" + std::to_string(line_no);
+    if (comma == std::string::npos) throw std::invalid_argument(where + ": expected 'n,cost'");
+    costs[parse_int(line.substr(0, comma), where + ": n")] =
+        parse_double(line.substr(comma + 1), where + ": cost");
+  }
+  return costs;
+}
+
+double mean_of(const std::vector<double>& v) {
+  return std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size());
+}
+
+double std_of(const std::vector<double>& v) {
+  if (v.size() < 2) return 0;
+  const double m = mean_of(v);
+  double s = 0;
+  for (const double x : v) s += (x - m) * (x - m);
+  return std::sqrt(s / static_cast<double>(v.size() - 1));
+}
+
+// Mean and the spread shown in a cell: over repetitions when there are several.
+std::pair<double, double> summary(const BenchCell& cell) {
+  const bool reps = cell.repetition_means.size() > 1;
+  return {mean_of(cell.costs), reps ? std_of(cell.repetition_means) : std_of(cell.costs)};
+}
+
+}  // namespace
+
+int64_t bench_workload(const BenchConfig& c) {
+  const int64_t policy_rows = static_cast<int64_t>(c.models.size() * c.scales.size() * c.decodes.size());
+  const int64_t rows = policy_rows + static_cast<int64_t>(c.methods.size());
+  return rows * static_cast<int64_t>(c.sizes.size() * c.seeds.size()) * c.instances;
+}
+
+BenchResult run_bench(const BenchConfig& c, uint64_t seed_offset,
+                      const std::function<void(int64_t)>& on_progress) {
+  ProblemOptions options;
+  options.domain = c.domain;
+  const auto problem = make_problem(c.problem, options);
+  const auto scope = parse_scale_scope(c.scale_at);
+  std::vector<std::shared_ptr<const ScalePolicy>> scales;
+  for (const auto& spec : c.scales) scales.push_back(make_scale_policy(spec));
+  std::vector<Decoding> decodes;
+  for (const auto& d : c.decodes) decodes.push_back(parse_decoding(d));
+  std::vector<std::unique_ptr<Agent>> agents;
+  for (const auto& model : c.models) agents.push_back(load_agent(model, problem));
+
+  BenchResult result;
+  result.reference = read_reference(c.reference);
+  const auto row_name = [&](size_t s, size_t d) {
+    std::string name = scale_label(c.scales[s]);
+    if (c.decodes.size() > 1) name += " (" + c.decodes[d] + ")";
+    if (!c.improve.empty()) name += " + " + c.improve;
+    return name;
+  };
+  for (size_t s = 0; s < scales.size() && !agents.empty(); ++s) {
+    for (size_t d = 0; d < decodes.size(); ++d) result.rows.push_back(row_name(s, d));
+  }
+  for (const auto& m : c.methods) result.rows.push_back(m);
+
+  const auto record = [&](const std::string& row, int64_t n, const Instances& instances,
+                          const torch::Tensor& actions, double seconds) {
+    const auto costs = problem->check(instances, actions);  // independent recomputation
+    auto& cell = result.cells[{row, n}];
+    cell.repetition_means.push_back(costs.mean().item<double>());
+    cell.costs.insert(cell.costs.end(), costs.data_ptr<double>(), costs.data_ptr<double>() + costs.numel());
+    cell.seconds += seconds;
+    on_progress(instances.count());
+  };
+  const auto timed = [](const std::function<torch::Tensor()>& f) {
+    const auto start = std::chrono::steady_clock::now();
+    auto out = f();
+    return std::make_pair(out, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  };
+
+  for (const auto n : c.sizes) {
+    for (const auto seed : c.seeds) {
+      auto gen = at::make_generator<at::CPUGeneratorImpl>(static_cast<uint64_t>(seed) * 1000003 + n + seed_offset);
+      const auto instances = problem->generate(c.instances, n, gen);
+      for (auto& agent : agents) {
+        for (size_t s = 0; s < scales.size(); ++s) {
+          agent->set_attention({scales[s], scope});
+          for (size_t d = 0; d < decodes.size(); ++d) {
+            auto [actions, seconds] = timed([&] {
+              auto a = solve(*agent, instances, decodes[d], chunk_for(c, n), gen).actions;
+              return c.improve.empty() ? a : problem->improve(c.improve, instances, a);
+            });
+            record(row_name(s, d), n, instances, actions, seconds);
+          }
+        }
+      }
+      for (const auto& method : c.methods) {
+        const auto plus = method.find('+');
+        auto [actions, seconds] = timed([&] {
+          auto a = problem->construct(method.substr(0, plus), instances);
+          return plus == std::string::npos ? a : problem->improve(method.substr(plus + 1), instances, a);
+        });
+        record(method, n, instances, actions, seconds);
+      }
+    }
+  }
+  return result;
+}
+
+void write_bench_tables(const BenchConfig& c, const BenchResult& r, const std::string& command,
+                        const std::filesystem::path& dir) {
+  std::filesystem::create_directories(dir);
+  std::ostringstream md, csv;
+  const int64_t repetitions = static_cast<int64_t>(c.seeds.size() * std::max<size_t>(1, c.models.size()));
+  md << "# " << c.name << "\n\nCommand: `" << command << "`\n\n"
+     << "Problem " << c.problem << " (domain " << c.domain << "), " << c.instances
+     << " instances per size and repetition, seeds";
+  for (const auto s : c.seeds) md << ' ' << s;
+  md << "; models:";
+  for (const auto& m : c.models) md << " `" << m << "`";
+  md << "; scale applied to " << (c.scale_at == "all" ? "encoder and glimpse" : "encoder") << ".\n"
+     << "Cells: mean cost (std " << (repetitions > 1 ? "over repetitions" : "over instances")
+     << "); costs recomputed independently of the decoder.\n\n| policy |";
+  for (const auto n : c.sizes) md << " n=" << n << " |";
+  md << "\n|---|";
+  for (size_t i = 0; i < c.sizes.size(); ++i) md << "---|";
+  md << '\n';
+  csv << "policy,n,mean,std,gap_percent,seconds_per_instance,repetitions,instances\n";
+  std::map<int64_t, std::pair<double, std::string>> best;
+  for (const auto& row : r.rows) {
+    md << "| " << row << " |";
+    for (const auto n : c.sizes) {
+      const auto& cell = r.cells.at({row, n});
+      const auto [mean, spread] = summary(cell);
+      const auto ref = r.reference.find(n);
+      const double gap = ref == r.reference.end() ? NAN : 100 * (mean - ref->second) / ref->second;
+      char text[96];
+      std::snprintf(text, sizeof text, " %.3f (%.3f)", mean, spread);
+      md << text;
+      if (!std::isnan(gap)) {
+        std::snprintf(text, sizeof text, " %+.2f%%", gap);
+        md << text;
+      }
+      md << " |";
+      const double per_instance = cell.seconds / static_cast<double>(cell.costs.size());
+      csv << row << ',' << n << ',' << mean << ',' << spread << ',' << (std::isnan(gap) ? std::string() : std::to_string(gap))
+          << ',' << per_instance << ',' << cell.repetition_means.size() << ',' << cell.costs.size() << '\n';
+      if (!best.count(n) || mean < best[n].first) best[n] = {mean, row};
+    }
+    md << '\n';
+  }
+  md << "\nSeconds per instance:\n\n| policy |";
+  for (const auto n : c.sizes) md << " n=" << n << " |";
+  md << "\n|---|";
+  for (size_t i = 0; i < c.sizes.size(); ++i) md << "---|";
+  md << '\n';
+  for (const auto& row : r.rows) {
+    md << "| " << row << " |";
+    for (const auto n : c.sizes) {
+      const auto& cell = r.cells.at({row, n});
+      char text[32];
+      std::snprintf(text, sizeof text, " %.4f |", cell.seconds / static_cast<double>(cell.costs.size()));
+      md << text;
+    }
+    md << '\n';
+  }
+  md << "\nBest row per size:";
+  for (const auto& [n, b] : best) md << " n=" << n << ": " << b.second << ";";
+  md << '\n';
+
+  AtomicPath md_file(dir / (c.name + ".md")), csv_file(dir / (c.name + ".csv"));
+  std::ofstream(md_file.temporary()) << md.str();
+  std::ofstream(csv_file.temporary()) << csv.str();
+  md_file.commit();
+  csv_file.commit();
+}
+
+}  // namespace eie

@@ -1,0 +1,35 @@
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "bench/bench_config.h"
+
+namespace eie {
+
+// One cell of a benchmark table: a row (policy or method) at one size.
+struct BenchCell {
+  std::vector<double> repetition_means;  // mean cost of each repetition
+  std::vector<double> costs;             // every instance's cost, all repetitions
+  double seconds = 0;                    // total solving time
+};
+
+struct BenchResult {
+  std::vector<std::string> rows;                                // in table order
+  std::map<std::pair<std::string, int64_t>, BenchCell> cells;  // (row, n) -> cell
+  std::map<int64_t, double> reference;                          // optional cost per n
+};
+
+// Runs every row at every size; `on_progress` is told how many instances finished.
+[[nodiscard]] BenchResult run_bench(const BenchConfig& config, uint64_t seed_offset,
+                                    const std::function<void(int64_t)>& on_progress);
+[[nodiscard]] int64_t bench_workload(const BenchConfig& config);
+
+// results tables: <dir>/<name>.md and .csv, written atomically.
+void write_bench_tables(const BenchConfig& config, const BenchResult& result,
+                        const std::string& command, const std::filesystem::path& dir);
+
+}  // namespace eie
