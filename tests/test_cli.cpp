@@ -133,6 +133,27 @@ TEST(Cli, BadFlagsAndValues) {
   EXPECT_NE(eie("frobnicate").exit_code, 0);
 }
 
+TEST(Cli, BadScalePolicies) {
+  const auto dir = test::scratch_dir("cli-scales");
+  const auto model = model_file(dir, "tsp").string();  // trained length N = 20, d = 16
+  const auto data = (dir / "d.h5").string();
+  ASSERT_EQ(eie("gen --n 30 --count 2 --out " + data).exit_code, 0);
+  expect_clean_failure(eie("solve --dataset " + data + " --model " + model + " --scale cubic"),
+                       "unknown scale policy 'cubic'");
+  const auto scale_file = std::string(EIE_SOURCE_DIR) + "/results/scales/d16-N100-N1600.h5";
+  expect_clean_failure(eie("solve --dataset " + data + " --model " + model + " --scale eie:" + scale_file),
+                       "made for d = 16, N = 100; the model has d = 16, N = 20");
+  expect_clean_failure(eie("solve --dataset " + data + " --model " + model + " --scale-at pointer --scale sqrt"),
+                       "pointer");
+  expect_clean_failure(eie("fit-scale --train-n 100 --max-n 100 --out " + (dir / "s.h5").string()),
+                       "--max-n must be >= 101");
+  expect_clean_failure(eie("fit-scale --out " + (dir / "s.txt").string()), "must end in .h5");
+  expect_clean_failure(eie("bench " + std::string(EIE_TEST_DATA) + "/broken/malformed.toml --out " + dir.string()),
+                       "malformed.toml:3");
+  EXPECT_FALSE(std::filesystem::exists(dir / "s.h5"));
+  EXPECT_FALSE(std::filesystem::exists(dir / "bad.md"));
+}
+
 TEST(Cli, GenThenSolveDatasetAsJson) {
   const auto dir = test::scratch_dir("cli-json");
   const auto data = (dir / "d.h5").string();

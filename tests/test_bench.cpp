@@ -1,0 +1,61 @@
+// Benchmark descriptions: parsed with line numbers in errors; a tiny benchmark
+// writes tables whose cells come from independently checked costs.
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "bench/bench_config.h"
+#include "bench/bench_runner.h"
+#include "test_support.h"
+
+namespace eie {
+namespace {
+
+std::filesystem::path broken(const std::string& name) {
+  return std::filesystem::path(EIE_TEST_DATA) / "broken" / name;
+}
+
+void expect_error(const std::filesystem::path& path, const std::string& fragment) {
+  try {
+    (void)read_bench_config(path);
+    FAIL() << "accepted " << path;
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << e.what();
+  }
+}
+
+TEST(BenchConfig, ErrorsNameFileAndLine) {
+  expect_error(broken("malformed.toml"), "malformed.toml:3");
+  expect_error(broken("unknown_key.toml"), "unknown_key.toml:4: unknown key 'instance'");
+  expect_error(broken("wrong_type.toml"), "wrong_type.toml:2: wrong type in 'sizes'");
+  expect_error(broken("missing.toml"), "no such file");
+}
+
+TEST(BenchConfig, ShippedExperimentsParse) {
+  for (const auto* name : {"tsp_extrapolation.toml", "tsp_extrapolation_unit.toml", "tsp_extrapolation_kool.toml"}) {
+    const auto c = read_bench_config(std::filesystem::path(EIE_SOURCE_DIR) / "experiments" / name);
+    EXPECT_EQ(c.sizes, (std::vector<int64_t>{100, 200, 400, 800, 1600})) << name;
+    EXPECT_GE(c.instances, 128) << name;
+    EXPECT_EQ(c.scales.size(), 7u) << name;
+  }
+}
+
+TEST(Bench, ClassicalRowsOnTinyInstances) {
+  const auto dir = test::scratch_dir("bench");
+  std::ofstream(dir / "tiny.toml") << "name = \"tiny\"\nsizes = [10, 20]\ninstances = 6\nseeds = [1, 2]\n"
+                                      "methods = [\"nn\", \"nn+2opt\"]\n";
+  const auto config = read_bench_config(dir / "tiny.toml");
+  int64_t done = 0;
+  const auto result = run_bench(config, 0, [&](int64_t k) { done += k; });
+  EXPECT_EQ(done, bench_workload(config));
+  const auto& nn = result.cells.at({"nn", 20});
+  const auto& improved = result.cells.at({"nn+2opt", 20});
+  ASSERT_EQ(nn.costs.size(), 12u);
+  for (size_t i = 0; i < nn.costs.size(); ++i) EXPECT_LE(improved.costs[i], nn.costs[i] + 1e-9);
+  write_bench_tables(config, result, "eie bench tiny.toml", dir);
+  EXPECT_TRUE(std::filesystem::exists(dir / "tiny.md"));
+  EXPECT_TRUE(std::filesystem::exists(dir / "tiny.csv"));
+}
+
+}  // namespace
+}  // namespace eie
