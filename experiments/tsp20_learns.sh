@@ -11,7 +11,7 @@ run=$(mktemp -d)
 trap 'rm -rf "$run"' EXIT
 
 timeout 600 "$eie" train --problem tsp --n 20 --epochs 1000 --steps 20 --batch 256 --lr 1e-3 \
-  --lr-decay 0.98 --val-size 500 --baseline-eval-size 1000 --seed 20 --threads 2 --out "$run" \
+  --lr-decay 0.95 --val-size 500 --baseline-eval-size 1000 --seed 20 --threads 2 --out "$run" \
   || [ $? -eq 124 ]  # the time limit ends the run; the last finished epoch is kept
 "$eie" gen --problem tsp --n 20 --count 1000 --seed 4242 --out "$run/held-out.h5" >/dev/null
 "$eie" solve --dataset "$run/held-out.h5" --model "$run/model.h5" --threads 2 --json | tee "$out/result.json"

@@ -36,6 +36,25 @@ std::unique_ptr<Agent> make_agent(std::shared_ptr<const Problem> problem,
                                                   train_n);
 }
 
+namespace {
+NetworkOptions network_options(const h5::Reader& reader) {
+  NetworkOptions options;
+  options.encoder.embed_dim = reader.int_attribute("embed_dim");
+  options.encoder.heads = reader.int_attribute("heads");
+  options.encoder.layers = reader.int_attribute("encoder_layers");
+  options.encoder.ff_hidden = reader.int_attribute("ff_hidden");
+  options.encoder.normalization = nn::parse_normalization(reader.string_attribute("normalization"));
+  options.tanh_clip = reader.double_attribute("tanh_clip");
+  return options;
+}
+}  // namespace
+
+NetworkOptions network_options_of(const std::filesystem::path& path) {
+  const h5::Reader reader(path);
+  check_format(reader);
+  return network_options(reader);
+}
+
 std::unique_ptr<Agent> load_agent(const std::filesystem::path& path,
                                   std::shared_ptr<const Problem> problem) {
   const h5::Reader reader(path);
@@ -49,14 +68,7 @@ std::unique_ptr<Agent> load_agent(const std::filesystem::path& path,
   if (policy != "attention_model") {
     throw std::invalid_argument(path.string() + ": unknown policy '" + policy + "'");
   }
-  NetworkOptions options;
-  options.encoder.embed_dim = reader.int_attribute("embed_dim");
-  options.encoder.heads = reader.int_attribute("heads");
-  options.encoder.layers = reader.int_attribute("encoder_layers");
-  options.encoder.ff_hidden = reader.int_attribute("ff_hidden");
-  options.encoder.normalization = nn::parse_normalization(reader.string_attribute("normalization"));
-  options.tanh_clip = reader.double_attribute("tanh_clip");
-  auto agent = make_agent(std::move(problem), options, reader.int_attribute("train_n"));
+  auto agent = make_agent(std::move(problem), network_options(reader), reader.int_attribute("train_n"));
   read_module(reader, "model", agent->network());
   agent->network().eval();
   return agent;

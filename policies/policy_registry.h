@@ -17,6 +17,9 @@ struct NetworkOptions {
 [[nodiscard]] std::unique_ptr<Agent> make_agent(std::shared_ptr<const Problem> problem,
                                                 const NetworkOptions& options, int64_t train_n);
 
+// The network sizes recorded in a model or checkpoint file.
+[[nodiscard]] NetworkOptions network_options_of(const std::filesystem::path& path);
+
 // The agent stored in an eie model or checkpoint file, bound to `problem`; throws
 // if the file was made for another problem or another format version.
 [[nodiscard]] std::unique_ptr<Agent> load_agent(const std::filesystem::path& path,

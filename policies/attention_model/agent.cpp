@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "nn/encoder.h"
+#include "nn/module_state.h"
 
 namespace eie::policy {
 
@@ -32,11 +33,7 @@ Trajectory AttentionAgent::rollout(const Instances& instances, Selection selecti
 
 std::unique_ptr<Agent> AttentionAgent::clone() const {
   auto copy = std::make_unique<AttentionAgent>(problem_, model_->options(), train_n_);
-  torch::NoGradGuard no_grad;
-  const auto source = model_->named_parameters();
-  for (auto& p : copy->model_->named_parameters()) p.value().copy_(source[p.key()]);
-  const auto buffers = model_->named_buffers();
-  for (auto& b : copy->model_->named_buffers()) b.value().copy_(buffers[b.key()]);
+  nn::copy_module_state(*model_, *copy->model_);
   copy->model_->train(model_->is_training());
   copy->attention_ = attention_;
   return copy;

@@ -1,5 +1,6 @@
 // eie train: REINFORCE with a greedy rollout baseline.
 #include "cli/common.h"
+#include "nn/module_state.h"
 #include "policy_registry.h"
 #include "problem_registry.h"
 #include "train/trainer.h"
@@ -25,6 +26,8 @@ int run_train(int argc, char** argv) {
       ("layers", "encoder layers", cxxopts::value<int64_t>()->default_value("3"))
       ("ff-hidden", "feed-forward width", cxxopts::value<int64_t>()->default_value("512"))
       ("normalization", "batch or layer", cxxopts::value<std::string>()->default_value("batch"))
+      ("init", "start from this model's weights (e.g. trained on smaller n); sizes come from it",
+       cxxopts::value<std::string>())
       ("out", "run directory (checkpoint.h5, model.h5, log.csv)", cxxopts::value<std::string>())
       ("resume", "continue from <out>/checkpoint.h5");
   add_common_flags(options);
@@ -62,7 +65,15 @@ int run_train(int argc, char** argv) {
 
   ProblemOptions problem_options;
   problem_options.domain = args["domain"].as<std::string>();
-  auto agent = make_agent(make_problem(args["problem"].as<std::string>(), problem_options), network, t.n);
+  const auto problem = make_problem(args["problem"].as<std::string>(), problem_options);
+  std::unique_ptr<Agent> agent;
+  if (args.count("init")) {
+    if (t.resume) throw std::invalid_argument("--init and --resume exclude each other");
+    agent = make_agent(problem, network_options_of(args["init"].as<std::string>()), t.n);
+    nn::copy_module_state(load_agent(args["init"].as<std::string>(), problem)->network(), agent->network());
+  } else {
+    agent = make_agent(problem, network, t.n);
+  }
   train(*agent, t);
   std::printf("trained model: %s\n", (t.out_dir / "model.h5").c_str());
   return 0;
