@@ -64,3 +64,18 @@ TEST(TspHeuristics, UnknownMethodIsRejected) {
 
 }  // namespace
 }  // namespace eie::tsp
+
+namespace eie {
+namespace {
+
+TEST(UnitSquare, AspectPreservedAndShorterSideCentred) {
+  const auto unit = fit_unit_square({{10, 5}, {30, 5}, {20, 15}});  // 20 wide, 10 high
+  EXPECT_DOUBLE_EQ(unit[0].x, 0.0);
+  EXPECT_DOUBLE_EQ(unit[1].x, 1.0);
+  EXPECT_DOUBLE_EQ(unit[0].y, 0.25);
+  EXPECT_DOUBLE_EQ(unit[2].y, 0.75);
+  EXPECT_DOUBLE_EQ(unit[2].x, 0.5);
+}
+
+}  // namespace
+}  // namespace eie

@@ -14,8 +14,9 @@ struct Point {
   return std::hypot(a.x - b.x, a.y - b.y);
 }
 
-// Aspect-preserving map of a point set into [0,1]^2 (the longer side spans [0,1]);
-// policies trained on the unit square read file instances through it.
+// Aspect-preserving map of a point set into [0,1]^2: the longer side spans [0,1],
+// the shorter one is centred. Policies trained on the unit square read file
+// instances through it.
 [[nodiscard]] std::vector<Point> fit_unit_square(const std::vector<Point>& points);
 
 }  // namespace eie

@@ -27,29 +27,20 @@ void check_sizes(const std::string& file, const ScaleNetworkOptions& o, const Sc
   }
 }
 
-class NetworkScale final : public ScalePolicy {
+// A policy read from a scale file: `eie` evaluates the network, `eie-exact`
+// interpolates the exact roots linearly in ln n.
+class FileScale final : public ScalePolicy {
  public:
-  explicit NetworkScale(const std::string& file) : file_(file), fit_(read_scale_file(file)) {}
-  [[nodiscard]] std::string name() const override { return "eie"; }
+  FileScale(std::string name, const std::string& file)
+      : name_(std::move(name)), file_(file), fit_(read_scale_file(file)) {}
+  [[nodiscard]] std::string name() const override { return name_; }
   [[nodiscard]] double lambda(const ScaleQuery& q) const override {
     check_sizes(file_, fit_.network->options(), q);
-    torch::NoGradGuard no_grad;
-    return fit_.network->forward(torch::tensor({static_cast<double>(q.n)}, torch::kDouble))
-        .item<double>();
-  }
-
- private:
-  std::string file_;       // for messages
-  mutable ScaleFile fit_;  // the network (evaluating it is not const in LibTorch)
-};
-
-// Linear interpolation in ln n of a scale file's exact table.
-class TabulatedExactScale final : public ScalePolicy {
- public:
-  explicit TabulatedExactScale(const std::string& file) : file_(file), fit_(read_scale_file(file)) {}
-  [[nodiscard]] std::string name() const override { return "eie-exact"; }
-  [[nodiscard]] double lambda(const ScaleQuery& q) const override {
-    check_sizes(file_, fit_.network->options(), q);
+    if (name_ == "eie") {
+      torch::NoGradGuard no_grad;
+      return fit_.network->forward(torch::tensor({static_cast<double>(q.n)}, torch::kDouble))
+          .item<double>();
+    }
     const auto& g = fit_.grid;
     size_t i = 1;
     while (i + 1 < g.size() && g[i] < q.n) ++i;
@@ -58,8 +49,9 @@ class TabulatedExactScale final : public ScalePolicy {
   }
 
  private:
-  std::string file_;  // for messages
-  ScaleFile fit_;     // the table
+  std::string name_;       // eie or eie-exact
+  std::string file_;       // for messages
+  mutable ScaleFile fit_;  // network and table (evaluating a module is not const in LibTorch)
 };
 
 // Roots solved on demand with a fixed-seed estimator, cached per (d, N, n).
@@ -87,10 +79,10 @@ std::unique_ptr<ScalePolicy> make_fitted_scale_policy(const std::string& name,
                                                       const std::string& file) {
   if (name == "eie") {
     if (file.empty()) throw std::invalid_argument("scale policy eie needs a scale file: eie:FILE.h5");
-    return std::make_unique<NetworkScale>(file);
+    return std::make_unique<FileScale>(name, file);
   }
   if (file.empty()) return std::make_unique<SolvedExactScale>();
-  return std::make_unique<TabulatedExactScale>(file);
+  return std::make_unique<FileScale>(name, file);
 }
 
 }  // namespace eie

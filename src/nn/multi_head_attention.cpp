@@ -33,10 +33,12 @@ std::tuple<torch::Tensor, torch::Tensor, torch::Tensor> MultiHeadAttentionImpl::
 
 namespace {
 
-// Score elements materialised at once. Long instances are attended in blocks of
-// query rows so that the [n, n] score matrices of all heads never exist at once:
-// memory stays bounded and each block is reused while it is still in cache.
-constexpr int64_t kScoreBudget = int64_t{1} << 22;
+// Score elements materialised at once. Instances are attended in groups so that
+// the [n, n] score matrices of a whole batch never exist at once, and long
+// instances in blocks of query rows that stay in cache: memory stays bounded at
+// n = 1600 and beyond, while short instances keep one batched product.
+constexpr int64_t kGroupBudget = int64_t{1} << 25;  // scores of a group of instances
+constexpr int64_t kRowBudget = int64_t{1} << 22;    // scores of one block of rows
 
 torch::Tensor scores(const torch::Tensor& q, const torch::Tensor& k_t, double scale) {
   return torch::softmax(torch::matmul(q * scale, k_t), -1);
@@ -55,22 +57,27 @@ torch::Tensor MultiHeadAttentionImpl::forward(const torch::Tensor& h,
   const int64_t B = h.size(0), n = h.size(1), E = options_.embed_dim, M = options_.heads;
   auto [q, k, v] = project(h);
   const auto k_t = k.transpose(-1, -2);
-  torch::Tensor heads;  // [B, M, n, d]
-  if (B * M * n * n <= kScoreBudget) {
-    heads = torch::matmul(scores(q, k_t, setting.scale), v);
-  } else {
-    const int64_t rows = std::max<int64_t>(1, kScoreBudget / (M * n));
-    std::vector<torch::Tensor> per_instance;
+  const int64_t per_instance = M * n * n;
+  std::vector<torch::Tensor> parts;  // [b, M, n, d] each
+  if (per_instance > kRowBudget) {
+    const int64_t rows = std::max<int64_t>(1, kRowBudget / (M * n));
     for (int64_t b = 0; b < B; ++b) {
       std::vector<torch::Tensor> blocks;
       for (int64_t r = 0; r < n; r += rows) {
         const auto q_block = q[b].slice(1, r, std::min(n, r + rows));
         blocks.push_back(torch::matmul(scores(q_block, k_t[b], setting.scale), v[b]));
       }
-      per_instance.push_back(torch::cat(blocks, 1));
+      parts.push_back(torch::cat(blocks, 1).unsqueeze(0));
     }
-    heads = torch::stack(per_instance);
+  } else {
+    const int64_t group = std::max<int64_t>(1, kGroupBudget / per_instance);
+    for (int64_t b = 0; b < B; b += group) {
+      const auto e = std::min(B, b + group);
+      parts.push_back(torch::matmul(scores(q.slice(0, b, e), k_t.slice(0, b, e), setting.scale),
+                                    v.slice(0, b, e)));
+    }
   }
+  const auto heads = parts.size() == 1 ? parts[0] : torch::cat(parts, 0);  // [B, M, n, d]
   return heads.transpose(1, 2).reshape({B, n, E}).matmul(W_out.reshape({E, E}));
 }
 
