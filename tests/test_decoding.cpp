@@ -26,6 +26,22 @@ TEST_P(Decodings, FeasibleAndCostRecomputed) {
 
 INSTANTIATE_TEST_SUITE_P(Strategies, Decodings, ::testing::Values("greedy", "sample:5", "aug8"));
 
+TEST(Decoding, FeasibleUnderEveryScalePolicy) {
+  const auto problem = make_problem("tsp");
+  auto agent = make_agent(problem, NetworkOptions{}, 100);
+  auto gen = at::make_generator<at::CPUGeneratorImpl>(8);
+  const auto instances = problem->generate(3, 130, gen);
+  const auto scale_file = std::string(EIE_SOURCE_DIR) + "/results/scales/d16-N100-N1600.h5";
+  for (auto name : scale_policy_names()) {
+    if (name == "eie" || name == "eie-exact") name += ":" + scale_file;
+    for (const auto scope : {ScaleScope::encoder, ScaleScope::all}) {
+      agent->set_attention({make_scale_policy(name), scope});
+      const auto solutions = solve(*agent, instances, parse_decoding("greedy"), 3, gen);
+      EXPECT_NO_THROW((void)problem->check(instances, solutions.actions)) << name;
+    }
+  }
+}
+
 TEST(Decoding, BestOfStrategiesNeverWorseThanGreedy) {
   const auto problem = make_problem("tsp");
   auto agent = make_agent(problem, NetworkOptions{}, 20);

@@ -46,8 +46,8 @@ Input load_input(const cxxopts::ParseResult& args) {
   return input;
 }
 
-torch::Tensor solve_with_policy(const cxxopts::ParseResult& args, const Input& input,
-                                const Common& common) {
+std::unique_ptr<Agent> load_policy(const cxxopts::ParseResult& args, const Input& input,
+                                   const Common& common) {
   const std::string model = args.count("model") ? args["model"].as<std::string>()
                                                 : shipped_model(input.problem->name()).string();
   auto agent = load_agent(model, input.problem);
@@ -56,10 +56,15 @@ torch::Tensor solve_with_policy(const cxxopts::ParseResult& args, const Input& i
     agent->set_attention({make_scale_policy(args["scale"].as<std::string>()),
                           parse_scale_scope(args["scale-at"].as<std::string>())});
   }
+  return agent;
+}
+
+torch::Tensor solve_with_policy(const cxxopts::ParseResult& args, Agent& agent,
+                                const Input& input, const Common& common) {
   const auto decoding = parse_decoding(args["decode"].as<std::string>());
   auto generator = at::make_generator<at::CPUGeneratorImpl>(common.seed);
   Progress progress("solve", input.instances.count());
-  return solve(*agent, input.instances.to(common.device), decoding, at_least(args, "batch", 1),
+  return solve(agent, input.instances.to(common.device), decoding, at_least(args, "batch", 1),
                generator, [&](int64_t done) { progress.advance(done); })
       .actions.to(torch::kCPU);
 }
@@ -92,10 +97,11 @@ int run_solve(int argc, char** argv) {
   const auto input = load_input(args);
   if (args.count("out") && !input.file) throw std::invalid_argument("--out applies to instance files only");
 
-  const auto start = std::chrono::steady_clock::now();
   const std::string method = args["method"].as<std::string>();
-  auto actions = method == "am" ? solve_with_policy(args, input, common)
-                                : input.problem->construct(method, input.instances);
+  const auto agent = method == "am" ? load_policy(args, input, common) : nullptr;
+  const auto start = std::chrono::steady_clock::now();  // solving only: not file or model loading
+  auto actions = agent ? solve_with_policy(args, *agent, input, common)
+                       : input.problem->construct(method, input.instances);
   if (args.count("improve")) {
     actions = input.problem->improve(args["improve"].as<std::string>(), input.instances, actions);
   }
