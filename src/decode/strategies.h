@@ -25,7 +25,7 @@ struct Solutions {
   torch::Tensor cost;     // [count] float32, as the environments computed it
 };
 
-// Decodes every instance without gradients, `chunk` instances at a time (memory
+// Decodes every instance in inference mode (no autograd), `chunk` instances at a time (memory
 // stays bounded); `on_chunk` is told how many instances each chunk finished.
 [[nodiscard]] Solutions solve(Agent& agent, const Instances& instances, const Decoding& decoding,
                               int64_t chunk, torch::Generator& generator,

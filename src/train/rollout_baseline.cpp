@@ -29,7 +29,7 @@ void RolloutBaseline::prepare_eval_set() {
 }
 
 torch::Tensor RolloutBaseline::costs(const Instances& batch) {
-  torch::NoGradGuard no_grad;
+  c10::InferenceMode inference;
   return agent_->rollout(batch, Selection::greedy, std::nullopt).cost;
 }
 
