@@ -23,7 +23,8 @@ policy::AttentionModelOptions attention_options(const Problem& problem, const Ne
 
 std::shared_ptr<const RoutingProblem> as_routing(std::shared_ptr<const Problem> problem) {
   auto routing = std::dynamic_pointer_cast<const RoutingProblem>(problem);
-  if (!routing) throw std::invalid_argument("problem '" + problem->name() + "' is not a routing problem");
+  if (!routing)
+    throw std::invalid_argument("problem '" + problem->name() + "' is not a routing problem");
   return routing;
 }
 
@@ -61,14 +62,15 @@ std::unique_ptr<Agent> load_agent(const std::filesystem::path& path,
   check_format(reader);
   const auto made_for = reader.string_attribute("problem");
   if (made_for != problem->name()) {
-    throw std::invalid_argument(path.string() + ": model was trained for " + made_for +
-                                ", not " + problem->name());
+    throw std::invalid_argument(path.string() + ": model was trained for " + made_for + ", not " +
+                                problem->name());
   }
   const auto policy = reader.string_attribute("policy");
   if (policy != "attention_model") {
     throw std::invalid_argument(path.string() + ": unknown policy '" + policy + "'");
   }
-  auto agent = make_agent(std::move(problem), network_options(reader), reader.int_attribute("train_n"));
+  auto agent =
+      make_agent(std::move(problem), network_options(reader), reader.int_attribute("train_n"));
   read_module(reader, "model", agent->network());
   agent->network().eval();
   return agent;

@@ -23,7 +23,8 @@ class InstanceFile {
   // Cost of a solution (actions [T]) in the file's convention.
   [[nodiscard]] virtual double cost(const torch::Tensor& actions) const = 0;
   // Writes the solution in the problem's solution format, atomically.
-  virtual void write_solution(const std::filesystem::path& path, const torch::Tensor& actions) const = 0;
+  virtual void write_solution(const std::filesystem::path& path,
+                              const torch::Tensor& actions) const = 0;
 };
 
 // Throws std::invalid_argument for unknown extensions and malformed files.

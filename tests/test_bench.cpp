@@ -32,7 +32,8 @@ TEST(BenchConfig, ErrorsNameFileAndLine) {
 }
 
 TEST(BenchConfig, ShippedExperimentsParse) {
-  for (const auto* name : {"tsp_extrapolation.toml", "tsp_extrapolation_unit.toml", "tsp_extrapolation_kool.toml"}) {
+  for (const auto* name :
+       {"tsp_extrapolation.toml", "tsp_extrapolation_unit.toml", "tsp_extrapolation_kool.toml"}) {
     const auto c = read_bench_config(std::filesystem::path(EIE_SOURCE_DIR) / "experiments" / name);
     EXPECT_EQ(c.sizes, (std::vector<int64_t>{100, 200, 400, 800, 1600})) << name;
     EXPECT_GE(c.instances, 128) << name;
@@ -42,8 +43,9 @@ TEST(BenchConfig, ShippedExperimentsParse) {
 
 TEST(Bench, ClassicalRowsOnTinyInstances) {
   const auto dir = test::scratch_dir("bench");
-  std::ofstream(dir / "tiny.toml") << "name = \"tiny\"\nsizes = [10, 20]\ninstances = 6\nseeds = [1, 2]\n"
-                                      "methods = [\"nn\", \"nn+2opt\"]\n";
+  std::ofstream(dir / "tiny.toml")
+      << "name = \"tiny\"\nsizes = [10, 20]\ninstances = 6\nseeds = [1, 2]\n"
+         "methods = [\"nn\", \"nn+2opt\"]\n";
   const auto config = read_bench_config(dir / "tiny.toml");
   int64_t done = 0;
   const auto result = run_bench(config, 0, [&](int64_t k) { done += k; });

@@ -31,8 +31,8 @@ std::string slurp(const std::filesystem::path& path) {
 Run eie(const std::string& args) {
   const auto dir = test::scratch_dir("cli-run");
   const auto out = dir / "stdout", err = dir / "stderr";
-  const std::string command = std::string(EIE_BINARY) + " " + args + " --threads 1 >" +
-                              out.string() + " 2>" + err.string();
+  const std::string command =
+      std::string(EIE_BINARY) + " " + args + " --threads 1 >" + out.string() + " 2>" + err.string();
   const int status = std::system(command.c_str());
   return {WEXITSTATUS(status), slurp(err), slurp(out)};
 }
@@ -83,8 +83,9 @@ INSTANTIATE_TEST_SUITE_P(Files, BrokenInstanceFile,
 TEST(Cli, ModelForAnotherProblem) {
   EIE_REQUIRE_SHARED();
   const auto dir = test::scratch_dir("cli-wrong-problem");
-  const auto run = eie("solve " + (test::shared_dir() / "instances/kroA100.tsp").string() +
-                       " --model " + model_file(dir, "cvrp").string() + " --out " + (dir / "x.tour").string());
+  const auto run =
+      eie("solve " + (test::shared_dir() / "instances/kroA100.tsp").string() + " --model " +
+          model_file(dir, "cvrp").string() + " --out " + (dir / "x.tour").string());
   expect_clean_failure(run, "trained for cvrp, not tsp");
   EXPECT_FALSE(std::filesystem::exists(dir / "x.tour"));
 }
@@ -98,7 +99,8 @@ TEST(Cli, CorruptAndWrongVersionModels) {
   h5::Writer writer(dir / "v2.h5");
   writer.attribute("format_version", int64_t{2});
   writer.commit();
-  expect_clean_failure(eie("solve " + tsp + " --model " + (dir / "v2.h5").string()), "format version 2");
+  expect_clean_failure(eie("solve " + tsp + " --model " + (dir / "v2.h5").string()),
+                       "format version 2");
   expect_clean_failure(eie("solve " + tsp + " --model " +
                            (test::shared_dir() / "reference/kool-am/tsp100.h5").string()),
                        "eie import");
@@ -110,10 +112,14 @@ TEST(Cli, BadDatasets) {
   auto coords = torch::rand({2, 5, 2});
   coords[1][3][0] = std::nanf("");
   write_dataset(dir / "nan.h5", Dataset{"tsp", {}, Instances({{"coords", coords}})});
-  expect_clean_failure(eie("solve --dataset " + (dir / "nan.h5").string() + " --model " + model), "NaN");
-  write_dataset(dir / "empty.h5", Dataset{"tsp", {}, Instances({{"coords", torch::zeros({0, 5, 2})}})});
-  expect_clean_failure(eie("solve --dataset " + (dir / "empty.h5").string() + " --model " + model), "empty");
-  write_dataset(dir / "small.h5", Dataset{"tsp", {}, Instances({{"coords", torch::rand({2, 2, 2})}})});
+  expect_clean_failure(eie("solve --dataset " + (dir / "nan.h5").string() + " --model " + model),
+                       "NaN");
+  write_dataset(dir / "empty.h5",
+                Dataset{"tsp", {}, Instances({{"coords", torch::zeros({0, 5, 2})}})});
+  expect_clean_failure(eie("solve --dataset " + (dir / "empty.h5").string() + " --model " + model),
+                       "empty");
+  write_dataset(dir / "small.h5",
+                Dataset{"tsp", {}, Instances({{"coords", torch::rand({2, 2, 2})}})});
   expect_clean_failure(eie("solve --dataset " + (dir / "small.h5").string() + " --model " + model),
                        "at least 3");
 }
@@ -141,15 +147,18 @@ TEST(Cli, BadScalePolicies) {
   expect_clean_failure(eie("solve --dataset " + data + " --model " + model + " --scale cubic"),
                        "unknown scale policy 'cubic'");
   const auto scale_file = std::string(EIE_SOURCE_DIR) + "/results/scales/d16-N100-N1600.h5";
-  expect_clean_failure(eie("solve --dataset " + data + " --model " + model + " --scale eie:" + scale_file),
-                       "made for d = 16, N = 100; the model has d = 16, N = 20");
-  expect_clean_failure(eie("solve --dataset " + data + " --model " + model + " --scale-at pointer --scale sqrt"),
-                       "pointer");
+  expect_clean_failure(
+      eie("solve --dataset " + data + " --model " + model + " --scale eie:" + scale_file),
+      "made for d = 16, N = 100; the model has d = 16, N = 20");
+  expect_clean_failure(
+      eie("solve --dataset " + data + " --model " + model + " --scale-at pointer --scale sqrt"),
+      "pointer");
   expect_clean_failure(eie("fit-scale --train-n 100 --max-n 100 --out " + (dir / "s.h5").string()),
                        "--max-n must be >= 101");
   expect_clean_failure(eie("fit-scale --out " + (dir / "s.txt").string()), "must end in .h5");
-  expect_clean_failure(eie("bench " + std::string(EIE_TEST_DATA) + "/broken/malformed.toml --out " + dir.string()),
-                       "malformed.toml:3");
+  expect_clean_failure(
+      eie("bench " + std::string(EIE_TEST_DATA) + "/broken/malformed.toml --out " + dir.string()),
+      "malformed.toml:3");
   EXPECT_FALSE(std::filesystem::exists(dir / "s.h5"));
   EXPECT_FALSE(std::filesystem::exists(dir / "bad.md"));
 }
@@ -167,9 +176,9 @@ TEST(Cli, GenThenSolveDatasetAsJson) {
 TEST(Cli, SolveTsplibWritesATourWithThePrintedCost) {
   EIE_REQUIRE_SHARED();
   const auto dir = test::scratch_dir("cli-tour");
-  const auto run = eie("solve " + (test::shared_dir() / "instances/kroA100.tsp").string() +
-                       " --method nn --improve 2opt --optimum 21282 --json --out " +
-                       (dir / "k.tour").string());
+  const auto run =
+      eie("solve " + (test::shared_dir() / "instances/kroA100.tsp").string() +
+          " --method nn --improve 2opt --optimum 21282 --json --out " + (dir / "k.tour").string());
   ASSERT_EQ(run.exit_code, 0) << run.stderr;
   EXPECT_TRUE(std::filesystem::exists(dir / "k.tour"));
   const auto tour_text = slurp(dir / "k.tour");

@@ -26,7 +26,8 @@ TEST(Entropy, AgreesWithBruteForceMonteCarlo) {
     const double estimate = estimator.expected(n, lambda);
     const double se = std::hypot(reference_se, estimator.standard_error(n, lambda));
     EXPECT_LT(std::abs(estimate - reference), 4 * se)
-        << "n=" << n << " d=" << d << ": " << estimate << " vs " << reference << " (se " << se << ")";
+        << "n=" << n << " d=" << d << ": " << estimate << " vs " << reference << " (se " << se
+        << ")";
   }
 }
 
@@ -42,7 +43,8 @@ TEST(Entropy, DifferentiableInLambda) {
   auto lambda = torch::tensor(0.3, torch::dtype(torch::kDouble).requires_grad(true));
   const auto h = estimator.expected(200, lambda);
   const double slope = torch::autograd::grad({h}, {lambda})[0].item<double>();
-  const double numeric = (estimator.expected(200, 0.3 + 1e-5) - estimator.expected(200, 0.3 - 1e-5)) / 2e-5;
+  const double numeric =
+      (estimator.expected(200, 0.3 + 1e-5) - estimator.expected(200, 0.3 - 1e-5)) / 2e-5;
   EXPECT_NEAR(slope, numeric, 1e-5 * std::abs(numeric) + 1e-8);
   EXPECT_LT(slope, 0);
   EXPECT_NEAR(estimator.value_and_slope(200, 0.3).second, slope, 1e-9 + 1e-9 * std::abs(slope));
@@ -51,7 +53,8 @@ TEST(Entropy, DifferentiableInLambda) {
 TEST(EieExact, MatchesHighSampleReferenceAndKeepsEntropy) {
   // Our own high-sample reference (d = 16, N = 100).
   const auto policy = make_scale_policy("eie-exact");
-  const std::vector<std::pair<int64_t, double>> reference{{200, 0.402}, {400, 0.517}, {800, 0.618}, {1600, 0.708}};
+  const std::vector<std::pair<int64_t, double>> reference{
+      {200, 0.402}, {400, 0.517}, {800, 0.618}, {1600, 0.708}};
   for (const auto& [n, lambda] : reference) {
     EXPECT_NEAR(policy->lambda({n, 16, 100}), lambda, 0.01) << "n = " << n;
   }

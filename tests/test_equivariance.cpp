@@ -51,7 +51,8 @@ TEST(Equivariance, RandomModelLayerNorm) {
 
 TEST(Equivariance, ReferenceModelUnderEveryScalePolicy) {
   EIE_REQUIRE_SHARED();
-  auto agent = policy::import_kool(test::shared_dir() / "reference/kool-am/tsp100.h5", make_problem("tsp"));
+  auto agent =
+      policy::import_kool(test::shared_dir() / "reference/kool-am/tsp100.h5", make_problem("tsp"));
   for (const auto& name : scale_policy_names()) {
     if (name == "eie") continue;  // needs a scale file; the network only changes lambda
     SCOPED_TRACE(name);

@@ -1,6 +1,5 @@
-#include <gtest/gtest.h>
-
 #include <H5Cpp.h>
+#include <gtest/gtest.h>
 
 #include "io/checkpoint.h"
 #include "io/dataset.h"
@@ -47,7 +46,10 @@ TEST(H5File, TensorsAndAttributesRoundTrip) {
 
 TEST(H5File, UncommittedWriterLeavesNothing) {
   const auto dir = test::scratch_dir("h5-abort");
-  { h5::Writer w(dir / "a.h5"); w.write("x", torch::ones({2})); }
+  {
+    h5::Writer w(dir / "a.h5");
+    w.write("x", torch::ones({2}));
+  }
   EXPECT_TRUE(std::filesystem::is_empty(dir));
 }
 
@@ -56,20 +58,24 @@ TEST(H5File, ReadsFixedLengthStringAttributes) {
   {
     H5::H5File file(path.string(), H5F_ACC_TRUNC);
     H5::StrType type(H5::PredType::C_S1, 8);
-    file.openGroup("/").createAttribute("problem", type, H5::DataSpace(H5S_SCALAR)).write(type, std::string("tsp"));
+    file.openGroup("/")
+        .createAttribute("problem", type, H5::DataSpace(H5S_SCALAR))
+        .write(type, std::string("tsp"));
   }
   EXPECT_EQ(h5::Reader(path).string_attribute("problem"), "tsp");
 }
 
 TEST(H5File, CorruptFileIsRejected) {
-  EXPECT_THROW(h5::Reader(std::filesystem::path(EIE_TEST_DATA) / "broken/corrupt.h5"), std::invalid_argument);
+  EXPECT_THROW(h5::Reader(std::filesystem::path(EIE_TEST_DATA) / "broken/corrupt.h5"),
+               std::invalid_argument);
   EXPECT_THROW(h5::Reader("/nonexistent/file.h5"), std::invalid_argument);
 }
 
 TEST(Dataset, RoundTripAndEmptyRejected) {
   const auto dir = test::scratch_dir("dataset");
   auto gen = at::make_generator<at::CPUGeneratorImpl>(3);
-  Dataset ds{"tsp", {{"domain", "symmetric"}}, make_problem("tsp", {"symmetric"})->generate(4, 10, gen)};
+  Dataset ds{
+      "tsp", {{"domain", "symmetric"}}, make_problem("tsp", {"symmetric"})->generate(4, 10, gen)};
   write_dataset(dir / "d.h5", ds);
   const auto back = read_dataset(dir / "d.h5");
   EXPECT_EQ(back.problem, "tsp");
@@ -77,7 +83,8 @@ TEST(Dataset, RoundTripAndEmptyRejected) {
   EXPECT_TRUE(torch::equal(back.instances.at("coords"), ds.instances.at("coords")));
   EXPECT_LT(back.instances.at("coords").min().item<float>(), 0.0f);
 
-  write_dataset(dir / "empty.h5", Dataset{"tsp", {}, Instances({{"coords", torch::zeros({0, 5, 2})}})});
+  write_dataset(dir / "empty.h5",
+                Dataset{"tsp", {}, Instances({{"coords", torch::zeros({0, 5, 2})}})});
   EXPECT_THROW((void)read_dataset(dir / "empty.h5"), std::invalid_argument);
 }
 

@@ -41,7 +41,8 @@ TEST_P(KoolTspGolden, EncoderAndGreedyTourMatch) {
 
   const auto t = agent->rollout(instances, Selection::greedy, std::nullopt);
   EXPECT_TRUE(torch::equal(t.actions, golden->read(group + "tour")));
-  EXPECT_LT((t.step_log_probs - golden->read(group + "logp_chosen")).abs().max().item<float>(), 1e-4);
+  EXPECT_LT((t.step_log_probs - golden->read(group + "logp_chosen")).abs().max().item<float>(),
+            1e-4);
   EXPECT_LT((t.cost - golden->read(group + "length")).abs().max().item<float>(), 1e-4);
 }
 
@@ -67,9 +68,9 @@ TEST(KoolTspGolden, LogNOverDScaleReproducesScaledTours) {
 
 TEST(KoolImport, RejectsWrongProblem) {
   EIE_REQUIRE_SHARED();
-  EXPECT_THROW(
-      (void)policy::import_kool(test::shared_dir() / "reference/kool-am/cvrp100.h5", make_problem("tsp")),
-      std::invalid_argument);
+  EXPECT_THROW((void)policy::import_kool(test::shared_dir() / "reference/kool-am/cvrp100.h5",
+                                         make_problem("tsp")),
+               std::invalid_argument);
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
-#include <unistd.h>
 #include <torch/torch.h>
+#include <unistd.h>
 
 #include "test_support.h"
 #include "util/heap.h"

@@ -13,12 +13,12 @@ double lambda(const std::string& name, int64_t n, int64_t d = 16, int64_t N = 10
 
 TEST(ScalePolicy, ClosedFormsMatchHandComputedValues) {
   EXPECT_DOUBLE_EQ(lambda("sqrt", 1600), 0.25);
-  EXPECT_NEAR(lambda("logn-sqrt", 100), 1.1512925, 1e-6);    // ln 100 / 4
-  EXPECT_NEAR(lambda("logn-d", 1600), 0.4611099, 1e-6);      // ln 1600 / 16
-  EXPECT_NEAR(lambda("logn-base", 1600), 0.4005150, 1e-6);   // 0.25 * ln 1600 / ln 100
+  EXPECT_NEAR(lambda("logn-sqrt", 100), 1.1512925, 1e-6);   // ln 100 / 4
+  EXPECT_NEAR(lambda("logn-d", 1600), 0.4611099, 1e-6);     // ln 1600 / 16
+  EXPECT_NEAR(lambda("logn-base", 1600), 0.4005150, 1e-6);  // 0.25 * ln 1600 / ln 100
   // InfoScale: sqrt((1 - 1600^-0.125) / (1 - 100^-0.125)) / 4.
-  EXPECT_NEAR(lambda("infoscale", 1600), 0.25 * std::sqrt((1 - std::pow(1600, -0.125)) /
-                                                          (1 - std::pow(100, -0.125))), 1e-12);
+  EXPECT_NEAR(lambda("infoscale", 1600),
+              0.25 * std::sqrt((1 - std::pow(1600, -0.125)) / (1 - std::pow(100, -0.125))), 1e-12);
   EXPECT_NEAR(lambda("infoscale", 1600), 0.2932932, 1e-6);
 }
 

@@ -10,9 +10,10 @@ namespace eie::test {
 inline std::filesystem::path shared_dir() { return EIE_SHARED_DIR; }
 inline bool has_shared() { return std::filesystem::is_directory(shared_dir() / "reference"); }
 
-#define EIE_REQUIRE_SHARED()                                                         \
-  if (!::eie::test::has_shared()) GTEST_SKIP() << "../shared is absent: golden data " \
-                                                  "and public instances not available"
+#define EIE_REQUIRE_SHARED()                          \
+  if (!::eie::test::has_shared())                     \
+  GTEST_SKIP() << "../shared is absent: golden data " \
+                  "and public instances not available"
 
 // A fresh empty directory for one test's files.
 std::filesystem::path scratch_dir(const std::string& name);

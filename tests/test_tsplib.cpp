@@ -45,8 +45,8 @@ TEST(Tsplib, TourRoundTrip) {
 }
 
 TEST(Tsplib, LengthRejectsInvalidTour) {
-  const auto instance =
-      parse_tsplib("DIMENSION: 3\nEDGE_WEIGHT_TYPE: EUC_2D\nNODE_COORD_SECTION\n1 0 0\n2 1 0\n3 0 1\n", "t");
+  const auto instance = parse_tsplib(
+      "DIMENSION: 3\nEDGE_WEIGHT_TYPE: EUC_2D\nNODE_COORD_SECTION\n1 0 0\n2 1 0\n3 0 1\n", "t");
   EXPECT_THROW((void)tsplib_length(instance, {0, 1, 1}), std::logic_error);
   EXPECT_THROW((void)tsplib_length(instance, {0, 1}), std::logic_error);
 }

@@ -14,7 +14,8 @@ AttentionAgent::AttentionAgent(std::shared_ptr<const RoutingProblem> problem,
 AttentionPlan AttentionAgent::plan(int64_t n) const {
   const auto& enc = model_->options().encoder;
   const ScaleQuery query{n, enc.embed_dim / enc.heads, train_n_};
-  if (attention_.policy) return plan_attention(*attention_.policy, attention_.scope, query, enc.layers);
+  if (attention_.policy)
+    return plan_attention(*attention_.policy, attention_.scope, query, enc.layers);
   const AttentionSetting trained{1.0 / std::sqrt(static_cast<double>(query.head_dim)), 0};
   return AttentionPlan{std::vector<AttentionSetting>(enc.layers, trained), trained};
 }

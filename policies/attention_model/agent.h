@@ -11,8 +11,8 @@ namespace eie::policy {
 class AttentionAgent final : public Agent {
  public:
   // train_n: the instance size the network is (or will be) trained on.
-  AttentionAgent(std::shared_ptr<const RoutingProblem> problem, const AttentionModelOptions& options,
-                 int64_t train_n);
+  AttentionAgent(std::shared_ptr<const RoutingProblem> problem,
+                 const AttentionModelOptions& options, int64_t train_n);
 
   [[nodiscard]] const Problem& problem() const override { return *problem_; }
   [[nodiscard]] Trajectory rollout(const Instances& instances, Selection selection,

@@ -61,7 +61,7 @@ class AttentionDecoder final : public StepPolicy {
     auto scores = (glimpse_keys_ * q).sum(2);  // [B, M, n]
     scores = scores.masked_fill(infeasible.unsqueeze(1), minus_inf);
     const auto weights = torch::softmax(scores, -1).unsqueeze(2);  // [B, M, 1, n]
-    const auto glimpse = (glimpse_values_ * weights).sum(-1);        // [B, M, d]
+    const auto glimpse = (glimpse_values_ * weights).sum(-1);      // [B, M, d]
     const auto refined = model_.project_out(glimpse.view({B, E}));
 
     // Pointer: single head scaled by 1/sqrt(E) (never rescaled), tanh clipping.
@@ -71,17 +71,17 @@ class AttentionDecoder final : public StepPolicy {
   }
 
  private:
-  AttentionModelImpl& model_;               // the network (outlives the decoder)
-  const RoutingEnvironment& env_;           // where the step context comes from
-  AttentionSetting glimpse_;                // the glimpse's scale
-  int64_t heads_ = 0;                       // M
-  torch::Tensor fixed_context_;             // [B, E] projected graph embedding
-  torch::Tensor placeholder_context_;       // [E] projected placeholder (TSP, first step)
-  std::vector<torch::Tensor> slot_context_; // per context slot: [B, n', E] projected nodes
-  torch::Tensor scalar_weight_;             // [E, s] projection of the context scalars
-  torch::Tensor glimpse_keys_;              // [B, M, d, n']
-  torch::Tensor glimpse_values_;            // [B, M, d, n']
-  torch::Tensor logit_keys_;                // [B, E, n']
+  AttentionModelImpl& model_;                // the network (outlives the decoder)
+  const RoutingEnvironment& env_;            // where the step context comes from
+  AttentionSetting glimpse_;                 // the glimpse's scale
+  int64_t heads_ = 0;                        // M
+  torch::Tensor fixed_context_;              // [B, E] projected graph embedding
+  torch::Tensor placeholder_context_;        // [E] projected placeholder (TSP, first step)
+  std::vector<torch::Tensor> slot_context_;  // per context slot: [B, n', E] projected nodes
+  torch::Tensor scalar_weight_;              // [E, s] projection of the context scalars
+  torch::Tensor glimpse_keys_;               // [B, M, d, n']
+  torch::Tensor glimpse_values_;             // [B, M, d, n']
+  torch::Tensor logit_keys_;                 // [B, E, n']
 };
 
 }  // namespace
@@ -89,7 +89,8 @@ class AttentionDecoder final : public StepPolicy {
 AttentionModelImpl::AttentionModelImpl(const AttentionModelOptions& options) : options_(options) {
   const int64_t E = options.encoder.embed_dim;
   init_embed = register_module("init_embed", torch::nn::Linear(options.node_features, E));
-  if (options.depot) init_embed_depot = register_module("init_embed_depot", torch::nn::Linear(2, E));
+  if (options.depot)
+    init_embed_depot = register_module("init_embed_depot", torch::nn::Linear(2, E));
   encoder = register_module("encoder", nn::Encoder(options.encoder));
   project_node_embeddings = register_module("project_node_embeddings", linear(E, 3 * E, false));
   project_fixed_context = register_module("project_fixed_context", linear(E, E, false));
@@ -97,8 +98,8 @@ AttentionModelImpl::AttentionModelImpl(const AttentionModelOptions& options) : o
   project_step_context = register_module("project_step_context", linear(step_width, E, false));
   project_out = register_module("project_out", linear(E, E, false));
   if (options.placeholder) {
-    W_placeholder = register_parameter(
-        "W_placeholder", torch::empty({options.context_nodes * E}).uniform_(-1, 1));
+    W_placeholder = register_parameter("W_placeholder",
+                                       torch::empty({options.context_nodes * E}).uniform_(-1, 1));
   }
 }
 

@@ -12,13 +12,13 @@
 namespace eie::policy {
 
 struct AttentionModelOptions {
-  nn::EncoderOptions encoder;  // shared attention encoder
-  int64_t node_features = 2;   // F: per-node input width (x, y[, demand])
-  bool depot = false;          // a separately embedded depot row leads the nodes
-  int64_t context_nodes = 2;   // k: node embeddings in the step context
-  int64_t context_scalars = 0; // s: extra step-context features
-  bool placeholder = true;     // learned step input before the first choice (TSP)
-  double tanh_clip = 10.0;     // C in C * tanh(logits)
+  nn::EncoderOptions encoder;   // shared attention encoder
+  int64_t node_features = 2;    // F: per-node input width (x, y[, demand])
+  bool depot = false;           // a separately embedded depot row leads the nodes
+  int64_t context_nodes = 2;    // k: node embeddings in the step context
+  int64_t context_scalars = 0;  // s: extra step-context features
+  bool placeholder = true;      // learned step input before the first choice (TSP)
+  double tanh_clip = 10.0;      // C in C * tanh(logits)
 };
 
 // The attention model of Kool et al. 2019: encoder, then a pointer decoder with

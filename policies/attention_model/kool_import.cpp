@@ -14,11 +14,14 @@ namespace {
 // Reference key -> our parameter name.
 std::string our_name(const std::string& key) {
   static const std::vector<std::pair<std::regex, std::string>> rules = {
-      {std::regex(R"(^embedder\.layers\.(\d+)\.0\.module\.(W_\w+)$)"), "encoder.layers.$1.attention.$2"},
-      {std::regex(R"(^embedder\.layers\.(\d+)\.1\.normalizer\.(\w+)$)"), "encoder.layers.$1.norm1.bn.$2"},
+      {std::regex(R"(^embedder\.layers\.(\d+)\.0\.module\.(W_\w+)$)"),
+       "encoder.layers.$1.attention.$2"},
+      {std::regex(R"(^embedder\.layers\.(\d+)\.1\.normalizer\.(\w+)$)"),
+       "encoder.layers.$1.norm1.bn.$2"},
       {std::regex(R"(^embedder\.layers\.(\d+)\.2\.module\.0\.(\w+)$)"), "encoder.layers.$1.ff1.$2"},
       {std::regex(R"(^embedder\.layers\.(\d+)\.2\.module\.2\.(\w+)$)"), "encoder.layers.$1.ff2.$2"},
-      {std::regex(R"(^embedder\.layers\.(\d+)\.3\.normalizer\.(\w+)$)"), "encoder.layers.$1.norm2.bn.$2"},
+      {std::regex(R"(^embedder\.layers\.(\d+)\.3\.normalizer\.(\w+)$)"),
+       "encoder.layers.$1.norm2.bn.$2"},
   };
   for (const auto& [pattern, replacement] : rules) {
     if (std::regex_match(key, pattern)) return std::regex_replace(key, pattern, replacement);
@@ -32,7 +35,8 @@ std::unique_ptr<Agent> import_kool(const std::filesystem::path& path,
                                    std::shared_ptr<const Problem> problem) {
   const h5::Reader reader(path);
   if (!reader.has_attribute("args_json") || !reader.has_attribute("problem")) {
-    throw std::invalid_argument(path.string() + ": not a Kool et al. reference export (no args_json)");
+    throw std::invalid_argument(path.string() +
+                                ": not a Kool et al. reference export (no args_json)");
   }
   const auto made_for = reader.string_attribute("problem");
   if (made_for != problem->name()) {
@@ -53,17 +57,20 @@ std::unique_ptr<Agent> import_kool(const std::filesystem::path& path,
     const auto name = our_name(key);
     torch::Tensor* target = params.find(name);
     if (target == nullptr) target = buffers.find(name);
-    if (target == nullptr) throw std::invalid_argument(path.string() + ": unexpected tensor '" + key + "'");
+    if (target == nullptr)
+      throw std::invalid_argument(path.string() + ": unexpected tensor '" + key + "'");
     const auto value = reader.read(key);
     if (value.sizes() != target->sizes()) {
       throw std::invalid_argument(path.string() + ": '" + key + "' has shape " +
-                                  c10::str(value.sizes()) + ", expected " + c10::str(target->sizes()));
+                                  c10::str(value.sizes()) + ", expected " +
+                                  c10::str(target->sizes()));
     }
     target->copy_(value);
     filled.insert(name);
   }
   for (const auto& p : params) {
-    if (!filled.count(p.key())) throw std::invalid_argument(path.string() + ": no tensor for " + p.key());
+    if (!filled.count(p.key()))
+      throw std::invalid_argument(path.string() + ": no tensor for " + p.key());
   }
   agent->network().eval();
   return agent;

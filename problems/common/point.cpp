@@ -12,9 +12,9 @@ std::vector<Point> fit_unit_square(const std::vector<Point>& points) {
     min_y = std::min(min_y, p.y), max_y = std::max(max_y, p.y);
   }
   const double span = std::max({max_x - min_x, max_y - min_y, 1e-12});
-  // The shorter side is centred: on kroA100 (2:1) the reference model's sampled
-  // tours were 2.3x longer when the points sat at the bottom of the square
-  // (best of 32 samples: 26679 bottom-aligned, 22919 centred).
+  // The shorter side is centred: with the points of kroA100 (2:1) at the bottom
+  // of the square, `eie solve kroA100.tsp --decode sample:16` with the reference
+  // model gave a 45% gap (greedy 8.9%); centred, 9.0% (greedy 10.2%).
   const double x0 = min_x - (span - (max_x - min_x)) / 2, y0 = min_y - (span - (max_y - min_y)) / 2;
   std::vector<Point> out;
   out.reserve(points.size());

@@ -82,7 +82,9 @@ class ArrayTour {
     for (size_t i = 0; i < tour_.size(); ++i) pos_[tour_[i]] = static_cast<int64_t>(i);
   }
   [[nodiscard]] int64_t next(int64_t city) const { return tour_[(pos_[city] + 1) % size()]; }
-  [[nodiscard]] int64_t prev(int64_t city) const { return tour_[(pos_[city] + size() - 1) % size()]; }
+  [[nodiscard]] int64_t prev(int64_t city) const {
+    return tour_[(pos_[city] + size() - 1) % size()];
+  }
   // Reverses the path from city `from` forward to city `to` (or, equivalently for
   // a cycle, its complement, whichever is shorter).
   void reverse(int64_t from, int64_t to) {
@@ -136,7 +138,10 @@ Tour two_opt(const std::vector<Point>& cities, Tour tour, int64_t neighbours) {
         if (c == b || e == a) continue;
         if (d_ab + d(c, e) - d_ac - d(b, e) > 1e-10) {
           // Edges (a,b),(c,e) become (a,c),(b,e).
-          if (direction == 0) t.reverse(b, c); else t.reverse(a, e);
+          if (direction == 0)
+            t.reverse(b, c);
+          else
+            t.reverse(a, e);
           for (const int64_t city : {a, b, c, e}) {
             if (!queued[city]) queued[city] = true, queue.push_back(city);
           }
@@ -161,7 +166,8 @@ std::vector<Tour> construct_all(const std::string& method,
   Tour (*build)(const std::vector<Point>&) = nullptr;
   if (method == "nn") build = nearest_neighbour;
   if (method == "farthest") build = farthest_insertion;
-  if (build == nullptr) throw std::invalid_argument("unknown TSP method '" + method + "' (nn, farthest)");
+  if (build == nullptr)
+    throw std::invalid_argument("unknown TSP method '" + method + "' (nn, farthest)");
   std::vector<Tour> tours(cities.size());
   const auto count = static_cast<int64_t>(cities.size());
 #pragma omp parallel for schedule(dynamic)

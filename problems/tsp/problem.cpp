@@ -41,8 +41,8 @@ std::vector<Tour> tours_of(const torch::Tensor& actions) {
 }
 
 torch::Tensor tensor_of(const std::vector<Tour>& tours) {
-  auto out = torch::empty({static_cast<int64_t>(tours.size()), static_cast<int64_t>(tours[0].size())},
-                          torch::kLong);
+  auto out = torch::empty(
+      {static_cast<int64_t>(tours.size()), static_cast<int64_t>(tours[0].size())}, torch::kLong);
   for (size_t b = 0; b < tours.size(); ++b) {
     std::copy(tours[b].begin(), tours[b].end(), out[b].data_ptr<int64_t>());
   }
@@ -71,7 +71,9 @@ void TspProblem::validate(const Instances& instances) const {
   }
 }
 
-int64_t TspProblem::size(const Instances& instances) const { return instances.at("coords").size(1); }
+int64_t TspProblem::size(const Instances& instances) const {
+  return instances.at("coords").size(1);
+}
 
 torch::Tensor TspProblem::check(const Instances& instances, const torch::Tensor& actions) const {
   const auto cities = cities_of(instances);
@@ -92,7 +94,8 @@ torch::Tensor TspProblem::construct(const std::string& method, const Instances& 
 
 torch::Tensor TspProblem::improve(const std::string& method, const Instances& instances,
                                   const torch::Tensor& actions) const {
-  if (method != "2opt") throw std::invalid_argument("unknown TSP improvement '" + method + "' (2opt)");
+  if (method != "2opt")
+    throw std::invalid_argument("unknown TSP improvement '" + method + "' (2opt)");
   auto tours = tours_of(actions);
   two_opt_all(cities_of(instances), tours);
   return tensor_of(tours);

@@ -12,7 +12,8 @@ void check_tour(const Tour& tour, int64_t n) {
   }
   std::vector<bool> seen(n, false);
   for (const auto city : tour) {
-    if (city < 0 || city >= n) throw std::logic_error("tour visits unknown city " + std::to_string(city));
+    if (city < 0 || city >= n)
+      throw std::logic_error("tour visits unknown city " + std::to_string(city));
     if (seen[city]) throw std::logic_error("tour visits city " + std::to_string(city) + " twice");
     seen[city] = true;
   }

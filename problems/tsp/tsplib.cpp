@@ -51,12 +51,14 @@ TsplibInstance parse_tsplib(const std::string& text, const std::string& origin) 
       if (tokens.size() != 3) throw std::invalid_argument(where() + ": expected 'id x y'");
       const int64_t id = parse_int(tokens[0], where() + ": node id");
       if (id < 1 || id > dimension) {
-        throw std::invalid_argument(where() + ": node id " + std::to_string(id) +
-                                    " outside 1.." + std::to_string(dimension));
+        throw std::invalid_argument(where() + ": node id " + std::to_string(id) + " outside 1.." +
+                                    std::to_string(dimension));
       }
-      if (seen[id - 1]) throw std::invalid_argument(where() + ": duplicate node id " + std::to_string(id));
+      if (seen[id - 1])
+        throw std::invalid_argument(where() + ": duplicate node id " + std::to_string(id));
       seen[id - 1] = true;
-      const Point p{parse_double(tokens[1], where() + ": x"), parse_double(tokens[2], where() + ": y")};
+      const Point p{parse_double(tokens[1], where() + ": x"),
+                    parse_double(tokens[2], where() + ": y")};
       if (!std::isfinite(p.x) || !std::isfinite(p.y)) {
         throw std::invalid_argument(where() + ": coordinates must be finite");
       }
@@ -65,25 +67,32 @@ TsplibInstance parse_tsplib(const std::string& text, const std::string& origin) 
       continue;
     }
     if (line == "NODE_COORD_SECTION") {
-      if (dimension < 0) throw std::invalid_argument(where() + ": NODE_COORD_SECTION before DIMENSION");
-      if (!has_weight) throw std::invalid_argument(where() + ": NODE_COORD_SECTION before EDGE_WEIGHT_TYPE");
+      if (dimension < 0)
+        throw std::invalid_argument(where() + ": NODE_COORD_SECTION before DIMENSION");
+      if (!has_weight)
+        throw std::invalid_argument(where() + ": NODE_COORD_SECTION before EDGE_WEIGHT_TYPE");
       in_coords = true;
       continue;
     }
-    if (in_coords) throw std::invalid_argument(where() + ": unexpected '" + std::string(line) + "' after the coordinates");
+    if (in_coords)
+      throw std::invalid_argument(where() + ": unexpected '" + std::string(line) +
+                                  "' after the coordinates");
     const auto colon = line.find(':');
     if (colon == std::string_view::npos) {
-      throw std::invalid_argument(where() + ": section '" + std::string(line) + "' is not supported");
+      throw std::invalid_argument(where() + ": section '" + std::string(line) +
+                                  "' is not supported");
     }
     const std::string key(trim(line.substr(0, colon)));
     const std::string value(trim(line.substr(colon + 1)));
     if (key == "NAME") {
       instance.name = value;
     } else if (key == "TYPE") {
-      if (value != "TSP") throw std::invalid_argument(where() + ": TYPE " + value + " is not supported (TSP only)");
+      if (value != "TSP")
+        throw std::invalid_argument(where() + ": TYPE " + value + " is not supported (TSP only)");
     } else if (key == "DIMENSION") {
       dimension = parse_int(value, where() + ": DIMENSION");
-      if (dimension < 3) throw std::invalid_argument(where() + ": DIMENSION must be at least 3, got " + value);
+      if (dimension < 3)
+        throw std::invalid_argument(where() + ": DIMENSION must be at least 3, got " + value);
       instance.cities.assign(dimension, Point{});
       seen.assign(dimension, false);
     } else if (key == "EDGE_WEIGHT_TYPE") {
@@ -111,8 +120,10 @@ TsplibInstance read_tsplib(const std::filesystem::path& path) {
 int64_t tsplib_distance(EdgeWeight weight, const Point& a, const Point& b) {
   const double dx = a.x - b.x, dy = a.y - b.y;
   switch (weight) {
-    case EdgeWeight::euc_2d: return static_cast<int64_t>(std::sqrt(dx * dx + dy * dy) + 0.5);
-    case EdgeWeight::ceil_2d: return static_cast<int64_t>(std::ceil(std::sqrt(dx * dx + dy * dy)));
+    case EdgeWeight::euc_2d:
+      return static_cast<int64_t>(std::sqrt(dx * dx + dy * dy) + 0.5);
+    case EdgeWeight::ceil_2d:
+      return static_cast<int64_t>(std::ceil(std::sqrt(dx * dx + dy * dy)));
     case EdgeWeight::att: {
       const double r = std::sqrt((dx * dx + dy * dy) / 10.0);
       const auto t = static_cast<int64_t>(r + 0.5);

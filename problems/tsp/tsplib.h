@@ -17,9 +17,9 @@ namespace eie::tsp {
 enum class EdgeWeight { euc_2d, ceil_2d, att };
 
 struct TsplibInstance {
-  std::string name;          // NAME field (file stem when absent)
-  EdgeWeight edge_weight;    // distance convention of the file
-  std::vector<Point> cities; // coordinates as written, in node-id order
+  std::string name;           // NAME field (file stem when absent)
+  EdgeWeight edge_weight;     // distance convention of the file
+  std::vector<Point> cities;  // coordinates as written, in node-id order
 };
 
 // Throws std::invalid_argument as "FILE:LINE: what is wrong".

@@ -30,7 +30,8 @@ double TsplibFile::cost(const torch::Tensor& actions) const {
   return static_cast<double>(tsplib_length(instance_, tour_of(actions)));
 }
 
-void TsplibFile::write_solution(const std::filesystem::path& path, const torch::Tensor& actions) const {
+void TsplibFile::write_solution(const std::filesystem::path& path,
+                                const torch::Tensor& actions) const {
   const auto tour = tour_of(actions);
   write_tour(path, instance_.name, tour, tsplib_length(instance_, tour));
 }

@@ -13,7 +13,8 @@ class TsplibFile final : public InstanceFile {
   [[nodiscard]] std::shared_ptr<const Problem> problem() const override;
   [[nodiscard]] Instances instances() const override;
   [[nodiscard]] double cost(const torch::Tensor& actions) const override;
-  void write_solution(const std::filesystem::path& path, const torch::Tensor& actions) const override;
+  void write_solution(const std::filesystem::path& path,
+                      const torch::Tensor& actions) const override;
 
  private:
   [[nodiscard]] Tour tour_of(const torch::Tensor& actions) const;

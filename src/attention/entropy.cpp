@@ -21,9 +21,10 @@ EntropyEstimator::EntropyEstimator(int64_t head_dim, int64_t max_n, int64_t quer
   // read off a large sorted sample. Most of the spread of the per-query entropy
   // comes from |q|, so stratifying it shrinks the estimator's error several-fold.
   const int64_t pool = std::max<int64_t>(64 * queries, 200000);
-  const auto sorted = std::get<0>(
-      torch::randn({pool, head_dim}, gen, torch::kDouble).square().sum(1).sort());
-  const auto picks = ((torch::arange(queries, torch::kDouble) + 0.5) * pool / queries).to(torch::kLong);
+  const auto sorted =
+      std::get<0>(torch::randn({pool, head_dim}, gen, torch::kDouble).square().sum(1).sort());
+  const auto picks =
+      ((torch::arange(queries, torch::kDouble) + 0.5) * pool / queries).to(torch::kLong);
   const auto norms = sorted.index_select(0, picks).sqrt();
   scores_ = torch::randn({queries, max_n}, gen, torch::kDouble) * norms.unsqueeze(1);
 }

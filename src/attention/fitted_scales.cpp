@@ -12,7 +12,7 @@ namespace eie {
 namespace {
 
 constexpr int64_t kExactQueries = 16384;  // sampled queries per on-demand root
-constexpr uint64_t kExactSeed = 20241;   // fixed: the policy is a deterministic function
+constexpr uint64_t kExactSeed = 20241;    // fixed: the policy is a deterministic function
 
 void check_sizes(const std::string& file, const ScaleNetworkOptions& o, const ScaleQuery& q) {
   if (o.head_dim != q.head_dim || o.train_n != q.train_n) {
@@ -63,13 +63,15 @@ class SolvedExactScale final : public ScalePolicy {
     std::lock_guard<std::mutex> lock(mutex_);
     const auto found = cache_.find(key);
     if (found != cache_.end()) return found->second;
-    const EntropyEstimator estimator(q.head_dim, std::max(q.n, q.train_n), kExactQueries, kExactSeed);
-    const double target = estimator.expected(q.train_n, 1.0 / std::sqrt(static_cast<double>(q.head_dim)));
+    const EntropyEstimator estimator(q.head_dim, std::max(q.n, q.train_n), kExactQueries,
+                                     kExactSeed);
+    const double target =
+        estimator.expected(q.train_n, 1.0 / std::sqrt(static_cast<double>(q.head_dim)));
     return cache_[key] = solve_scale(estimator, q.n, target);
   }
 
  private:
-  mutable std::mutex mutex_;                                              // guards cache_
+  mutable std::mutex mutex_;                                               // guards cache_
   mutable std::map<std::tuple<int64_t, int64_t, int64_t>, double> cache_;  // solved roots
 };
 
@@ -78,7 +80,8 @@ class SolvedExactScale final : public ScalePolicy {
 std::unique_ptr<ScalePolicy> make_fitted_scale_policy(const std::string& name,
                                                       const std::string& file) {
   if (name == "eie") {
-    if (file.empty()) throw std::invalid_argument("scale policy eie needs a scale file: eie:FILE.h5");
+    if (file.empty())
+      throw std::invalid_argument("scale policy eie needs a scale file: eie:FILE.h5");
     return std::make_unique<FileScale>(name, file);
   }
   if (file.empty()) return std::make_unique<SolvedExactScale>();

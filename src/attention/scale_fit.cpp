@@ -50,15 +50,18 @@ void fit_scale_network(ScaleNetwork& network, const EntropyEstimator& estimator,
     } else {
       // Integers in (N, N_max], log-uniform: lambda changes fastest just above N.
       const double span = std::log(static_cast<double>(net.max_n) / net.train_n);
-      const auto sizes = (net.train_n * torch::exp(torch::rand({o.batch}, gen, torch::kDouble) * span))
-                             .ceil()
-                             .clamp(net.train_n + 1, net.max_n)
-                             .to(torch::kLong);
+      const auto sizes =
+          (net.train_n * torch::exp(torch::rand({o.batch}, gen, torch::kDouble) * span))
+              .ceil()
+              .clamp(net.train_n + 1, net.max_n)
+              .to(torch::kLong);
       const auto lambdas = network(sizes);
-      const auto rows = torch::randint(0, estimator.queries(), {o.batch, queries}, gen, torch::kLong);
+      const auto rows =
+          torch::randint(0, estimator.queries(), {o.batch, queries}, gen, torch::kLong);
       std::vector<torch::Tensor> errors;
       for (int64_t i = 0; i < o.batch; ++i) {
-        errors.push_back(estimator.expected_rows(sizes[i].item<int64_t>(), rows[i], lambdas[i]) - target);
+        errors.push_back(estimator.expected_rows(sizes[i].item<int64_t>(), rows[i], lambdas[i]) -
+                         target);
       }
       loss = torch::stack(errors).square().mean();
     }
@@ -78,8 +81,11 @@ void write_scale_file(const std::filesystem::path& path, ScaleNetwork& network,
   const auto& o = network->options();
   h5::Writer writer(path);
   write_spec(writer,
-             {{"head_dim", o.head_dim}, {"train_n", o.train_n}, {"max_n", o.max_n},
-              {"width", o.width}, {"blocks", o.blocks}},
+             {{"head_dim", o.head_dim},
+              {"train_n", o.train_n},
+              {"max_n", o.max_n},
+              {"width", o.width},
+              {"blocks", o.blocks}},
              "scale");
   write_module(writer, "network", *network);
   torch::NoGradGuard no_grad;

@@ -15,13 +15,13 @@
 namespace eie {
 
 struct ScaleFitOptions {
-  int64_t epochs = 500;        // paper: 500
-  int64_t batch = 256;         // sizes n_i per epoch (paper: 256)
-  double lr = 1e-2;            // Adam, decayed x lr_decay per epoch (paper: 1e-3)
-  double lr_decay = 0.99;      // paper: 0.99
+  int64_t epochs = 500;           // paper: 500
+  int64_t batch = 256;            // sizes n_i per epoch (paper: 256)
+  double lr = 1e-2;               // Adam, decayed x lr_decay per epoch (paper: 1e-3)
+  double lr_decay = 0.99;         // paper: 0.99
   int64_t queries_per_size = 16;  // sampled queries per n_i in the loss
-  bool regress_roots = false;  // fit the exact roots instead of the paper's entropy loss
-  uint64_t seed = 0;           // sizes and queries of the loss
+  bool regress_roots = false;     // fit the exact roots instead of the paper's entropy loss
+  uint64_t seed = 0;              // sizes and queries of the loss
 };
 
 // Sizes where tables are reported: N * 2^k up to N_max and a geometric grid between.

@@ -35,14 +35,15 @@ torch::Tensor ScaleNetworkImpl::rate(const torch::Tensor& u) {
 
 torch::Tensor ScaleNetworkImpl::forward(const torch::Tensor& n) {
   // 5-point Gauss-Legendre nodes and weights on [-1, 1].
-  static const double nodes[5] = {-0.9061798459386640, -0.5384693101056831, 0.0,
-                                  0.5384693101056831, 0.9061798459386640};
+  static const double nodes[5] = {-0.9061798459386640, -0.5384693101056831, 0.0, 0.5384693101056831,
+                                  0.9061798459386640};
   static const double weights[5] = {0.2369268850561891, 0.4786286704993665, 0.5688888888888889,
                                     0.4786286704993665, 0.2369268850561891};
   // The integral runs in u = ln(n / N) / ln(N_max / N): the exact lambda grows
   // roughly like ln n, so the rate d lambda / du is smooth and O(1).
   const double span = std::log(static_cast<double>(options_.max_n) / options_.train_n);
-  const auto half = torch::log(n.to(torch::kDouble) / static_cast<double>(options_.train_n)) / span / 2;
+  const auto half =
+      torch::log(n.to(torch::kDouble) / static_cast<double>(options_.train_n)) / span / 2;
   auto integral = torch::zeros_like(half);
   for (int i = 0; i < 5; ++i) integral = integral + weights[i] * rate(half * (nodes[i] + 1));
   return 1.0 / std::sqrt(static_cast<double>(options_.head_dim)) + half * integral;

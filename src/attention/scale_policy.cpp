@@ -1,11 +1,11 @@
 #include "attention/scale_policy.h"
 
-#include "attention/fitted_scales.h"
-
 #include <cmath>
 #include <functional>
 #include <map>
 #include <stdexcept>
+
+#include "attention/fitted_scales.h"
 
 namespace eie {
 
@@ -26,7 +26,7 @@ class ClosedForm final : public ScalePolicy {
   }
 
  private:
-  std::string name_;                                // registry name
+  std::string name_;                                  // registry name
   std::function<double(const ScaleQuery&)> formula_;  // lambda(n, d, N)
 };
 

@@ -43,7 +43,8 @@ T scalar(const std::filesystem::path& path, const toml::table& table, const char
 }  // namespace
 
 BenchConfig read_bench_config(const std::filesystem::path& path) {
-  if (!std::filesystem::is_regular_file(path)) throw std::invalid_argument(path.string() + ": no such file");
+  if (!std::filesystem::is_regular_file(path))
+    throw std::invalid_argument(path.string() + ": no such file");
   toml::table table;
   try {
     table = toml::parse_file(path.string());
@@ -51,12 +52,13 @@ BenchConfig read_bench_config(const std::filesystem::path& path) {
     throw std::invalid_argument(path.string() + ":" + std::to_string(e.source().begin.line) + ": " +
                                 std::string(e.description()));
   }
-  static const std::set<std::string> known = {"name", "problem", "domain", "sizes", "instances",
-                                              "seeds", "models", "scales", "scale_at", "decodes",
-                                              "methods", "improve", "batch", "reference"};
+  static const std::set<std::string> known = {
+      "name",   "problem",  "domain",  "sizes",   "instances", "seeds", "models",
+      "scales", "scale_at", "decodes", "methods", "improve",   "batch", "reference"};
   for (const auto& [key, node] : table) {
     if (!known.count(std::string(key.str()))) {
-      throw std::invalid_argument(where(path, node) + ": unknown key '" + std::string(key.str()) + "'");
+      throw std::invalid_argument(where(path, node) + ": unknown key '" + std::string(key.str()) +
+                                  "'");
     }
   }
   BenchConfig c;

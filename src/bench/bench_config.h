@@ -25,20 +25,20 @@
 namespace eie {
 
 struct BenchConfig {
-  std::string name;                    // table file stem
-  std::string problem;                 // "tsp"
-  std::string domain = "unit";         // coordinates of generated instances
-  std::vector<int64_t> sizes;          // columns
-  int64_t instances = 128;             // per size and repetition
-  std::vector<int64_t> seeds{1};       // instance seeds
-  std::vector<std::string> models;     // model files
-  std::vector<std::string> scales{"sqrt"};  // scale policies (rows)
-  std::string scale_at = "all";        // where scales apply
+  std::string name;                            // table file stem
+  std::string problem;                         // "tsp"
+  std::string domain = "unit";                 // coordinates of generated instances
+  std::vector<int64_t> sizes;                  // columns
+  int64_t instances = 128;                     // per size and repetition
+  std::vector<int64_t> seeds{1};               // instance seeds
+  std::vector<std::string> models;             // model files
+  std::vector<std::string> scales{"sqrt"};     // scale policies (rows)
+  std::string scale_at = "all";                // where scales apply
   std::vector<std::string> decodes{"greedy"};  // decoding strategies (rows)
-  std::vector<std::string> methods;    // classical method rows, "nn" or "nn+2opt"
-  std::string improve;                 // local search after policy rows, or empty
-  int64_t batch = 0;                   // decode chunk; 0 = chosen by size
-  std::filesystem::path reference;     // optional reference costs per size
+  std::vector<std::string> methods;            // classical method rows, "nn" or "nn+2opt"
+  std::string improve;                         // local search after policy rows, or empty
+  int64_t batch = 0;                           // decode chunk; 0 = chosen by size
+  std::filesystem::path reference;             // optional reference costs per size
 };
 
 // Throws std::invalid_argument as "FILE:LINE: what is wrong".

@@ -64,7 +64,8 @@ std::pair<double, double> summary(const BenchCell& cell) {
 }  // namespace
 
 int64_t bench_workload(const BenchConfig& c) {
-  const int64_t policy_rows = static_cast<int64_t>(c.models.size() * c.scales.size() * c.decodes.size());
+  const int64_t policy_rows =
+      static_cast<int64_t>(c.models.size() * c.scales.size() * c.decodes.size());
   const int64_t rows = policy_rows + static_cast<int64_t>(c.methods.size());
   return rows * static_cast<int64_t>(c.sizes.size() * c.seeds.size()) * c.instances;
 }
@@ -100,19 +101,22 @@ BenchResult run_bench(const BenchConfig& c, uint64_t seed_offset,
     const auto costs = problem->check(instances, actions);  // independent recomputation
     auto& cell = result.cells[{row, n}];
     cell.repetition_means.push_back(costs.mean().item<double>());
-    cell.costs.insert(cell.costs.end(), costs.data_ptr<double>(), costs.data_ptr<double>() + costs.numel());
+    cell.costs.insert(cell.costs.end(), costs.data_ptr<double>(),
+                      costs.data_ptr<double>() + costs.numel());
     cell.seconds += seconds;
     on_progress(instances.count());
   };
   const auto timed = [](const std::function<torch::Tensor()>& f) {
     const auto start = std::chrono::steady_clock::now();
     auto out = f();
-    return std::make_pair(out, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    return std::make_pair(
+        out, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   };
 
   for (const auto n : c.sizes) {
     for (const auto seed : c.seeds) {
-      auto gen = at::make_generator<at::CPUGeneratorImpl>(static_cast<uint64_t>(seed) * 1000003 + n + seed_offset);
+      auto gen = at::make_generator<at::CPUGeneratorImpl>(static_cast<uint64_t>(seed) * 1000003 +
+                                                          n + seed_offset);
       const auto instances = problem->generate(c.instances, n, gen);
       for (auto& agent : agents) {
         for (size_t s = 0; s < scales.size(); ++s) {
@@ -130,7 +134,9 @@ BenchResult run_bench(const BenchConfig& c, uint64_t seed_offset,
         const auto plus = method.find('+');
         auto [actions, seconds] = timed([&] {
           auto a = problem->construct(method.substr(0, plus), instances);
-          return plus == std::string::npos ? a : problem->improve(method.substr(plus + 1), instances, a);
+          return plus == std::string::npos
+                     ? a
+                     : problem->improve(method.substr(plus + 1), instances, a);
         });
         record(method, n, instances, actions, seconds);
       }
@@ -143,7 +149,8 @@ void write_bench_tables(const BenchConfig& c, const BenchResult& r, const std::s
                         const std::filesystem::path& dir) {
   std::filesystem::create_directories(dir);
   std::ostringstream md, csv;
-  const int64_t repetitions = static_cast<int64_t>(c.seeds.size() * std::max<size_t>(1, c.models.size()));
+  const int64_t repetitions =
+      static_cast<int64_t>(c.seeds.size() * std::max<size_t>(1, c.models.size()));
   md << "# " << c.name << "\n\nCommand: `" << command << "`\n\n"
      << "Problem " << c.problem << " (domain " << c.domain << "), " << c.instances
      << " instances per size and repetition, seeds";
@@ -175,8 +182,9 @@ void write_bench_tables(const BenchConfig& c, const BenchResult& r, const std::s
       }
       md << " |";
       const double per_instance = cell.seconds / static_cast<double>(cell.costs.size());
-      csv << row << ',' << n << ',' << mean << ',' << spread << ',' << (std::isnan(gap) ? std::string() : std::to_string(gap))
-          << ',' << per_instance << ',' << cell.repetition_means.size() << ',' << cell.costs.size() << '\n';
+      csv << row << ',' << n << ',' << mean << ',' << spread << ','
+          << (std::isnan(gap) ? std::string() : std::to_string(gap)) << ',' << per_instance << ','
+          << cell.repetition_means.size() << ',' << cell.costs.size() << '\n';
       if (!best.count(n) || mean < best[n].first) best[n] = {mean, row};
     }
     md << '\n';
@@ -191,7 +199,8 @@ void write_bench_tables(const BenchConfig& c, const BenchResult& r, const std::s
     for (const auto n : c.sizes) {
       const auto& cell = r.cells.at({row, n});
       char text[32];
-      std::snprintf(text, sizeof text, " %.4f |", cell.seconds / static_cast<double>(cell.costs.size()));
+      std::snprintf(text, sizeof text, " %.4f |",
+                    cell.seconds / static_cast<double>(cell.costs.size()));
       md << text;
     }
     md << '\n';

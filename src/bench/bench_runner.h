@@ -18,9 +18,9 @@ struct BenchCell {
 };
 
 struct BenchResult {
-  std::vector<std::string> rows;                                // in table order
+  std::vector<std::string> rows;                               // in table order
   std::map<std::pair<std::string, int64_t>, BenchCell> cells;  // (row, n) -> cell
-  std::map<int64_t, double> reference;                          // optional cost per n
+  std::map<int64_t, double> reference;                         // optional cost per n
 };
 
 // Runs every row at every size; `on_progress` is told how many instances finished.

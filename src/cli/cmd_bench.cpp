@@ -8,16 +8,18 @@ namespace eie::cli {
 int run_bench(int argc, char** argv) {
   cxxopts::Options options("eie bench",
                            "Run a benchmark described in TOML; writes <out>/<name>.md and .csv");
-  options.add_options()
-      ("config", "benchmark file (experiments/*.toml)", cxxopts::value<std::string>())
-      ("out", "directory of the tables", cxxopts::value<std::string>()->default_value("results/tables"));
+  options.add_options()("config", "benchmark file (experiments/*.toml)",
+                        cxxopts::value<std::string>())(
+      "out", "directory of the tables",
+      cxxopts::value<std::string>()->default_value("results/tables"));
   options.parse_positional({"config"});
   options.positional_help("CONFIG.toml");
   add_common_flags(options);
   cxxopts::ParseResult args;
   Common common{0, torch::kCPU};
   if (!parse(options, argc, argv, args, common)) return 0;
-  if (!args.count("config")) throw std::invalid_argument("a benchmark file CONFIG.toml is required");
+  if (!args.count("config"))
+    throw std::invalid_argument("a benchmark file CONFIG.toml is required");
   const auto config = read_bench_config(args["config"].as<std::string>());
   std::string command = "eie bench " + args["config"].as<std::string>();
   if (args["seed"].as<int64_t>() != 1234) command += " --seed " + std::to_string(common.seed);
@@ -26,7 +28,8 @@ int run_bench(int argc, char** argv) {
   const auto result = run_bench(config, common.seed == 1234 ? 0 : common.seed,
                                 [&](int64_t done) { bar.advance(done); });
   write_bench_tables(config, result, command, args["out"].as<std::string>());
-  std::printf("wrote %s/%s.md and .csv\n", args["out"].as<std::string>().c_str(), config.name.c_str());
+  std::printf("wrote %s/%s.md and .csv\n", args["out"].as<std::string>().c_str(),
+              config.name.c_str());
   return 0;
 }
 

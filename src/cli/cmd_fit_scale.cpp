@@ -14,8 +14,8 @@ namespace eie::cli {
 
 namespace {
 
-constexpr const char* kPolicies[] = {"sqrt", "logn-sqrt", "logn-d", "logn-base",
-                                     "infoscale", "eie", "eie-exact"};
+constexpr const char* kPolicies[] = {"sqrt",      "logn-sqrt", "logn-d",   "logn-base",
+                                     "infoscale", "eie",       "eie-exact"};
 
 // n,policy,lambda,entropy for every policy on the grid.
 std::string table_csv(const std::filesystem::path& scale_file, const EntropyEstimator& estimator,
@@ -41,17 +41,16 @@ std::string plot_script(const std::filesystem::path& csv, const ScaleNetworkOpti
     << ", N = " << o.train_n << "'\nset logscale x 2\nset grid\nset key top left\nset xlabel 'n'\n"
     << "set ylabel 'lambda'\nplot ";
   const auto series = [&](const char* policy) {
-    return "'" + csv.string() + "' using 1:(strcol(2) eq '" + policy + "' ? $3 : 1/0) with linespoints title '" +
-           policy + "'";
+    return "'" + csv.string() + "' using 1:(strcol(2) eq '" + policy +
+           "' ? $3 : 1/0) with linespoints title '" + policy + "'";
   };
   bool first = true;
   for (const auto* p : kPolicies) s << (first ? "" : ", ") << series(p), first = false;
   s << "\nset ylabel 'expected entropy (nats)'\nplot ";
   first = true;
   for (const auto* p : {"sqrt", "logn-d", "infoscale", "eie", "eie-exact"}) {
-    s << (first ? "" : ", ")
-      << "'" << csv.string() << "' using 1:(strcol(2) eq '" << p << "' ? $4 : 1/0) with linespoints title '"
-      << p << "'";
+    s << (first ? "" : ", ") << "'" << csv.string() << "' using 1:(strcol(2) eq '" << p
+      << "' ? $4 : 1/0) with linespoints title '" << p << "'";
     first = false;
   }
   s << "\nunset multiplot\n";
@@ -63,27 +62,29 @@ std::string plot_script(const std::filesystem::path& csv, const ScaleNetworkOpti
 int run_fit_scale(int argc, char** argv) {
   cxxopts::Options options("eie fit-scale",
                            "Fit lambda(n) keeping the expected attention entropy of length N");
-  options.add_options()
-      ("head-dim", "head size d", cxxopts::value<int64_t>()->default_value("16"))
-      ("train-n", "training length N", cxxopts::value<int64_t>()->default_value("100"))
-      ("max-n", "largest length N_max", cxxopts::value<int64_t>()->default_value("1600"))
-      ("epochs", "network training epochs", cxxopts::value<int64_t>()->default_value("500"))
-      ("batch", "sizes per epoch", cxxopts::value<int64_t>()->default_value("256"))
-      ("lr", "Adam learning rate, x 0.99 per epoch (paper: 1e-3; 1e-2 fits better here)",
-       cxxopts::value<double>()->default_value("1e-2"))
-      ("width", "hidden width d'", cxxopts::value<int64_t>()->default_value("10"))
-      ("blocks", "residual blocks N_r", cxxopts::value<int64_t>()->default_value("3"))
-      ("queries", "sampled queries of the entropy estimator", cxxopts::value<int64_t>()->default_value("16384"))
-      ("fit", "loss: the paper's entropy loss; roots: regression on the exact roots",
-       cxxopts::value<std::string>()->default_value("loss"))
-      ("out", "scale file FILE.h5 (FILE.csv and FILE.png are written beside it)", cxxopts::value<std::string>());
+  options.add_options()("head-dim", "head size d", cxxopts::value<int64_t>()->default_value("16"))(
+      "train-n", "training length N", cxxopts::value<int64_t>()->default_value("100"))(
+      "max-n", "largest length N_max", cxxopts::value<int64_t>()->default_value("1600"))(
+      "epochs", "network training epochs", cxxopts::value<int64_t>()->default_value("500"))(
+      "batch", "sizes per epoch", cxxopts::value<int64_t>()->default_value("256"))(
+      "lr", "Adam learning rate, x 0.99 per epoch (paper: 1e-3; 1e-2 fits better here)",
+      cxxopts::value<double>()->default_value("1e-2"))(
+      "width", "hidden width d'", cxxopts::value<int64_t>()->default_value("10"))(
+      "blocks", "residual blocks N_r", cxxopts::value<int64_t>()->default_value("3"))(
+      "queries", "sampled queries of the entropy estimator",
+      cxxopts::value<int64_t>()->default_value("16384"))(
+      "fit", "loss: the paper's entropy loss; roots: regression on the exact roots",
+      cxxopts::value<std::string>()->default_value("loss"))(
+      "out", "scale file FILE.h5 (FILE.csv and FILE.png are written beside it)",
+      cxxopts::value<std::string>());
   add_common_flags(options);
   cxxopts::ParseResult args;
   Common common{0, torch::kCPU};
   if (!parse(options, argc, argv, args, common)) return 0;
   if (!args.count("out")) throw std::invalid_argument("--out is required");
   const std::filesystem::path out = args["out"].as<std::string>();
-  if (out.extension() != ".h5") throw std::invalid_argument("--out must end in .h5, got " + out.string());
+  if (out.extension() != ".h5")
+    throw std::invalid_argument("--out must end in .h5, got " + out.string());
 
   ScaleNetworkOptions net;
   net.head_dim = at_least(args, "head-dim", 1);
@@ -97,7 +98,8 @@ int run_fit_scale(int argc, char** argv) {
   fit.lr = positive(args, "lr");
   fit.seed = common.seed;
   const auto mode = args["fit"].as<std::string>();
-  if (mode != "loss" && mode != "roots") throw std::invalid_argument("--fit: expected loss or roots, got '" + mode + "'");
+  if (mode != "loss" && mode != "roots")
+    throw std::invalid_argument("--fit: expected loss or roots, got '" + mode + "'");
   fit.regress_roots = mode == "roots";
   const int64_t queries = at_least(args, "queries", fit.queries_per_size);
 
@@ -134,7 +136,8 @@ int run_fit_scale(int argc, char** argv) {
   for (size_t i = 0; i < grid.size(); ++i) {
     worst = std::max(worst, std::abs(fitted[i].item<double>() - exact[i]));
   }
-  std::printf("wrote %s (+ .csv, .png); max |eie - eie-exact| on the grid = %.4f\n", out.c_str(), worst);
+  std::printf("wrote %s (+ .csv, .png); max |eie - eie-exact| on the grid = %.4f\n", out.c_str(),
+              worst);
   return 0;
 }
 

@@ -7,13 +7,12 @@ namespace eie::cli {
 
 int run_gen(int argc, char** argv) {
   cxxopts::Options options("eie gen", "Generate a dataset of random instances (HDF5)");
-  options.add_options()
-      ("problem", "tsp", cxxopts::value<std::string>()->default_value("tsp"))
-      ("n,size", "instance size (cities)", cxxopts::value<int64_t>()->default_value("100"))
-      ("count", "number of instances", cxxopts::value<int64_t>()->default_value("1000"))
-      ("domain", "tsp coordinates: unit ([0,1]^2) or symmetric ([-1,1]^2)",
-       cxxopts::value<std::string>()->default_value("unit"))
-      ("out", "dataset file to write", cxxopts::value<std::string>());
+  options.add_options()("problem", "tsp", cxxopts::value<std::string>()->default_value("tsp"))(
+      "n,size", "instance size (cities)", cxxopts::value<int64_t>()->default_value("100"))(
+      "count", "number of instances", cxxopts::value<int64_t>()->default_value("1000"))(
+      "domain", "tsp coordinates: unit ([0,1]^2) or symmetric ([-1,1]^2)",
+      cxxopts::value<std::string>()->default_value("unit"))("out", "dataset file to write",
+                                                            cxxopts::value<std::string>());
   add_common_flags(options);
   cxxopts::ParseResult args;
   Common common{0, torch::kCPU};
@@ -31,7 +30,8 @@ int run_gen(int argc, char** argv) {
   write_dataset(args["out"].as<std::string>(), dataset);
   std::printf("wrote %lld %s instances of size %lld to %s\n",
               static_cast<long long>(dataset.instances.count()), dataset.problem.c_str(),
-              static_cast<long long>(args["size"].as<int64_t>()), args["out"].as<std::string>().c_str());
+              static_cast<long long>(args["size"].as<int64_t>()),
+              args["out"].as<std::string>().c_str());
   return 0;
 }
 

@@ -8,15 +8,17 @@
 namespace eie::cli {
 
 int run_import(int argc, char** argv) {
-  cxxopts::Options options("eie import", "Turn Kool et al. reference weights (HDF5 export) into an eie model");
-  options.add_options()
-      ("from", "reference HDF5 file (e.g. ../shared/reference/kool-am/tsp100.h5)", cxxopts::value<std::string>())
-      ("out", "eie model file to write", cxxopts::value<std::string>());
+  cxxopts::Options options("eie import",
+                           "Turn Kool et al. reference weights (HDF5 export) into an eie model");
+  options.add_options()("from", "reference HDF5 file (e.g. ../shared/reference/kool-am/tsp100.h5)",
+                        cxxopts::value<std::string>())("out", "eie model file to write",
+                                                       cxxopts::value<std::string>());
   add_common_flags(options);
   cxxopts::ParseResult args;
   Common common{0, torch::kCPU};
   if (!parse(options, argc, argv, args, common)) return 0;
-  if (!args.count("from") || !args.count("out")) throw std::invalid_argument("--from and --out are required");
+  if (!args.count("from") || !args.count("out"))
+    throw std::invalid_argument("--from and --out are required");
   const std::string from = args["from"].as<std::string>();
   const auto problem = make_problem(h5::Reader(from).string_attribute("problem"));
   auto agent = policy::import_kool(from, problem);

@@ -1,8 +1,7 @@
 // eie solve: an instance file or a dataset, with a policy or a classical method.
-#include <nlohmann/json.hpp>
-
 #include <chrono>
 #include <cmath>
+#include <nlohmann/json.hpp>
 
 #include "cli/common.h"
 #include "decode/strategies.h"
@@ -24,7 +23,8 @@ struct Input {
 
 Input load_input(const cxxopts::ParseResult& args) {
   const bool has_file = args.count("file") > 0, has_dataset = args.count("dataset") > 0;
-  if (has_file == has_dataset) throw std::invalid_argument("give either an instance FILE or --dataset D.h5");
+  if (has_file == has_dataset)
+    throw std::invalid_argument("give either an instance FILE or --dataset D.h5");
   Input input;
   if (has_file) {
     input.file = read_instance_file(args["file"].as<std::string>());
@@ -59,8 +59,8 @@ std::unique_ptr<Agent> load_policy(const cxxopts::ParseResult& args, const Input
   return agent;
 }
 
-torch::Tensor solve_with_policy(const cxxopts::ParseResult& args, Agent& agent,
-                                const Input& input, const Common& common) {
+torch::Tensor solve_with_policy(const cxxopts::ParseResult& args, Agent& agent, const Input& input,
+                                const Common& common) {
   const auto decoding = parse_decoding(args["decode"].as<std::string>());
   auto generator = at::make_generator<at::CPUGeneratorImpl>(common.seed);
   Progress progress("solve", input.instances.count());
@@ -73,21 +73,21 @@ torch::Tensor solve_with_policy(const cxxopts::ParseResult& args, Agent& agent,
 
 int run_solve(int argc, char** argv) {
   cxxopts::Options options("eie solve", "Solve an instance file (.tsp) or a dataset (--dataset)");
-  options.add_options()
-      ("file", "instance file", cxxopts::value<std::string>())
-      ("dataset", "HDF5 dataset (eie gen)", cxxopts::value<std::string>())
-      ("model", "model file (default: the shipped model of the problem)", cxxopts::value<std::string>())
-      ("method", "am (attention policy), or classical: nn, farthest",
-       cxxopts::value<std::string>()->default_value("am"))
-      ("decode", "greedy, sample:K or aug8", cxxopts::value<std::string>()->default_value("greedy"))
-      ("improve", "local search after any method: 2opt", cxxopts::value<std::string>())
-      ("scale", "attention scale policy NAME[:FILE] (default: as trained)", cxxopts::value<std::string>())
-      ("scale-at", "where the scale applies: encoder or all (encoder and glimpse)",
-       cxxopts::value<std::string>()->default_value("all"))
-      ("batch", "instances decoded together", cxxopts::value<int64_t>()->default_value("64"))
-      ("optimum", "known optimal cost: prints the gap", cxxopts::value<double>())
-      ("out", "solution file for an instance file (.tour)", cxxopts::value<std::string>())
-      ("json", "print one JSON object");
+  options.add_options()("file", "instance file", cxxopts::value<std::string>())(
+      "dataset", "HDF5 dataset (eie gen)", cxxopts::value<std::string>())(
+      "model", "model file (default: the shipped model of the problem)",
+      cxxopts::value<std::string>())("method", "am (attention policy), or classical: nn, farthest",
+                                     cxxopts::value<std::string>()->default_value("am"))(
+      "decode", "greedy, sample:K or aug8", cxxopts::value<std::string>()->default_value("greedy"))(
+      "improve", "local search after any method: 2opt", cxxopts::value<std::string>())(
+      "scale", "attention scale policy NAME[:FILE] (default: as trained)",
+      cxxopts::value<std::string>())(
+      "scale-at", "where the scale applies: encoder or all (encoder and glimpse)",
+      cxxopts::value<std::string>()->default_value("all"))(
+      "batch", "instances decoded together", cxxopts::value<int64_t>()->default_value("64"))(
+      "optimum", "known optimal cost: prints the gap", cxxopts::value<double>())(
+      "out", "solution file for an instance file (.tour)", cxxopts::value<std::string>())(
+      "json", "print one JSON object");
   options.parse_positional({"file"});
   options.positional_help("[FILE]");
   add_common_flags(options);
@@ -95,7 +95,8 @@ int run_solve(int argc, char** argv) {
   Common common{0, torch::kCPU};
   if (!parse(options, argc, argv, args, common)) return 0;
   const auto input = load_input(args);
-  if (args.count("out") && !input.file) throw std::invalid_argument("--out applies to instance files only");
+  if (args.count("out") && !input.file)
+    throw std::invalid_argument("--out applies to instance files only");
 
   const std::string method = args["method"].as<std::string>();
   const auto agent = method == "am" ? load_policy(args, input, common) : nullptr;
@@ -106,7 +107,8 @@ int run_solve(int argc, char** argv) {
     actions = input.problem->improve(args["improve"].as<std::string>(), input.instances, actions);
   }
   const auto costs = input.problem->check(input.instances, actions);  // independent check
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
   nlohmann::json report;
   if (input.file) {

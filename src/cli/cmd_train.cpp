@@ -9,27 +9,29 @@ namespace eie::cli {
 
 int run_train(int argc, char** argv) {
   cxxopts::Options options("eie train", "Train a policy (REINFORCE, greedy rollout baseline)");
-  options.add_options()
-      ("problem", "tsp", cxxopts::value<std::string>()->default_value("tsp"))
-      ("n,size", "training instance size N", cxxopts::value<int64_t>()->default_value("100"))
-      ("domain", "tsp coordinates: unit or symmetric", cxxopts::value<std::string>()->default_value("unit"))
-      ("epochs", "epochs", cxxopts::value<int64_t>()->default_value("500"))
-      ("steps", "gradient steps per epoch", cxxopts::value<int64_t>()->default_value("10"))
-      ("batch", "instances per step", cxxopts::value<int64_t>()->default_value("256"))
-      ("lr", "Adam learning rate", cxxopts::value<double>()->default_value("1e-4"))
-      ("lr-decay", "learning rate factor per epoch", cxxopts::value<double>()->default_value("1.0"))
-      ("paper-lr", "EIE paper rule: lr x 0.95 when the t-test p-value exceeds 0.95")
-      ("val-size", "held-out instances for the logged greedy cost", cxxopts::value<int64_t>()->default_value("1000"))
-      ("baseline-eval-size", "held-out instances for the baseline t-test", cxxopts::value<int64_t>()->default_value("1000"))
-      ("embed-dim", "embedding width", cxxopts::value<int64_t>()->default_value("128"))
-      ("heads", "attention heads", cxxopts::value<int64_t>()->default_value("8"))
-      ("layers", "encoder layers", cxxopts::value<int64_t>()->default_value("3"))
-      ("ff-hidden", "feed-forward width", cxxopts::value<int64_t>()->default_value("512"))
-      ("normalization", "batch or layer", cxxopts::value<std::string>()->default_value("batch"))
-      ("init", "start from this model's weights (e.g. trained on smaller n); sizes come from it",
-       cxxopts::value<std::string>())
-      ("out", "run directory (checkpoint.h5, model.h5, log.csv)", cxxopts::value<std::string>())
-      ("resume", "continue from <out>/checkpoint.h5");
+  options.add_options()("problem", "tsp", cxxopts::value<std::string>()->default_value("tsp"))(
+      "n,size", "training instance size N", cxxopts::value<int64_t>()->default_value("100"))(
+      "domain", "tsp coordinates: unit or symmetric",
+      cxxopts::value<std::string>()->default_value("unit"))(
+      "epochs", "epochs", cxxopts::value<int64_t>()->default_value("500"))(
+      "steps", "gradient steps per epoch", cxxopts::value<int64_t>()->default_value("10"))(
+      "batch", "instances per step", cxxopts::value<int64_t>()->default_value("256"))(
+      "lr", "Adam learning rate", cxxopts::value<double>()->default_value("1e-4"))(
+      "lr-decay", "learning rate factor per epoch", cxxopts::value<double>()->default_value("1.0"))(
+      "paper-lr", "EIE paper rule: lr x 0.95 when the t-test p-value exceeds 0.95")(
+      "val-size", "held-out instances for the logged greedy cost",
+      cxxopts::value<int64_t>()->default_value("1000"))(
+      "baseline-eval-size", "held-out instances for the baseline t-test",
+      cxxopts::value<int64_t>()->default_value("1000"))(
+      "embed-dim", "embedding width", cxxopts::value<int64_t>()->default_value("128"))(
+      "heads", "attention heads", cxxopts::value<int64_t>()->default_value("8"))(
+      "layers", "encoder layers", cxxopts::value<int64_t>()->default_value("3"))(
+      "ff-hidden", "feed-forward width", cxxopts::value<int64_t>()->default_value("512"))(
+      "normalization", "batch or layer", cxxopts::value<std::string>()->default_value("batch"))(
+      "init", "start from this model's weights (e.g. trained on smaller n); sizes come from it",
+      cxxopts::value<std::string>())("out", "run directory (checkpoint.h5, model.h5, log.csv)",
+                                     cxxopts::value<std::string>())(
+      "resume", "continue from <out>/checkpoint.h5");
   add_common_flags(options);
   cxxopts::ParseResult args;
   Common common{0, torch::kCPU};
@@ -70,7 +72,8 @@ int run_train(int argc, char** argv) {
   if (args.count("init")) {
     if (t.resume) throw std::invalid_argument("--init and --resume exclude each other");
     agent = make_agent(problem, network_options_of(args["init"].as<std::string>()), t.n);
-    nn::copy_module_state(load_agent(args["init"].as<std::string>(), problem)->network(), agent->network());
+    nn::copy_module_state(load_agent(args["init"].as<std::string>(), problem)->network(),
+                          agent->network());
   } else {
     agent = make_agent(problem, network, t.n);
   }

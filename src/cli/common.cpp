@@ -11,12 +11,11 @@ namespace eie::cli {
 
 void add_common_flags(cxxopts::Options& options) {
   const auto cores = std::to_string(std::max(1u, std::thread::hardware_concurrency()));
-  options.add_options("common")
-      ("threads", "threads for LibTorch and OpenMP", cxxopts::value<int64_t>()->default_value(cores))
-      ("seed", "random seed", cxxopts::value<int64_t>()->default_value("1234"))
-      ("device", "cpu or cuda (needs a CUDA build of LibTorch)",
-       cxxopts::value<std::string>()->default_value("cpu"))
-      ("h,help", "show this help");
+  options.add_options("common")("threads", "threads for LibTorch and OpenMP",
+                                cxxopts::value<int64_t>()->default_value(cores))(
+      "seed", "random seed", cxxopts::value<int64_t>()->default_value("1234"))(
+      "device", "cpu or cuda (needs a CUDA build of LibTorch)",
+      cxxopts::value<std::string>()->default_value("cpu"))("h,help", "show this help");
 }
 
 bool parse(cxxopts::Options& options, int argc, char** argv, cxxopts::ParseResult& result,
@@ -70,7 +69,8 @@ int64_t at_least(const cxxopts::ParseResult& r, const std::string& flag, int64_t
 double positive(const cxxopts::ParseResult& r, const std::string& flag) {
   const auto value = r[flag].as<double>();
   if (!(value > 0) || !std::isfinite(value)) {
-    throw std::invalid_argument("--" + flag + " must be a positive number, got " + std::to_string(value));
+    throw std::invalid_argument("--" + flag + " must be a positive number, got " +
+                                std::to_string(value));
   }
   return value;
 }

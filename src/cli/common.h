@@ -1,9 +1,9 @@
 #pragma once
 
-#include <cxxopts.hpp>
 #include <torch/torch.h>
 
 #include <cstdint>
+#include <cxxopts.hpp>
 #include <filesystem>
 #include <string>
 

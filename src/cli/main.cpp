@@ -29,7 +29,8 @@ const Command kCommands[] = {
     {"gen", eie::cli::run_gen, "generate a dataset of random instances"},
     {"import", eie::cli::run_import, "turn Kool et al. reference weights into an eie model"},
     {"bench", eie::cli::run_bench, "length-extrapolation tables from a TOML benchmark file"},
-    {"fit-scale", eie::cli::run_fit_scale, "fit lambda(n): the EIE network and exact entropy roots"},
+    {"fit-scale", eie::cli::run_fit_scale,
+     "fit lambda(n): the EIE network and exact entropy roots"},
 };
 
 void usage(FILE* out) {

@@ -41,8 +41,7 @@ Instances Instances::select(const torch::Tensor& index) const {
 }
 
 Instances Instances::repeat_each(int64_t times) const {
-  return map_fields(fields_,
-                    [&](const torch::Tensor& t) { return t.repeat_interleave(times, 0); });
+  return map_fields(fields_, [&](const torch::Tensor& t) { return t.repeat_interleave(times, 0); });
 }
 
 Instances Instances::with(const std::string& name, torch::Tensor value) const {

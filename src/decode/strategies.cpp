@@ -11,7 +11,8 @@ Decoding parse_decoding(const std::string& text) {
   if (text == "aug8") return {Decoding::Kind::aug8, 8};
   if (text.rfind("sample:", 0) == 0) {
     const auto k = parse_int(text.substr(7), "--decode sample:K");
-    if (k < 1) throw std::invalid_argument("--decode sample:K needs K >= 1, got " + std::to_string(k));
+    if (k < 1)
+      throw std::invalid_argument("--decode sample:K needs K >= 1, got " + std::to_string(k));
     return {Decoding::Kind::sample, k};
   }
   throw std::invalid_argument("--decode: expected greedy, sample:K or aug8, got '" + text + "'");

@@ -40,8 +40,9 @@ void write_spec(h5::Writer& writer, const std::map<std::string, h5::Attribute>& 
 void check_format(const h5::Reader& reader) {
   const auto& path = reader.path().string();
   if (!reader.has_attribute("format_version")) {
-    throw std::invalid_argument(path + ": not an eie model (no format_version attribute; "
-                                       "reference weights need 'eie import' first)");
+    throw std::invalid_argument(path +
+                                ": not an eie model (no format_version attribute; "
+                                "reference weights need 'eie import' first)");
   }
   const auto version = reader.int_attribute("format_version");
   if (version != kFormatVersion) {

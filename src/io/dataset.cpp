@@ -23,7 +23,8 @@ Dataset read_dataset(const std::filesystem::path& path) {
   } catch (const std::invalid_argument& e) {
     throw std::invalid_argument(path.string() + ": " + e.what());
   }
-  if (dataset.instances.count() == 0) throw std::invalid_argument(path.string() + ": dataset is empty");
+  if (dataset.instances.count() == 0)
+    throw std::invalid_argument(path.string() + ": dataset is empty");
   return dataset;
 }
 

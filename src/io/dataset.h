@@ -13,9 +13,9 @@
 namespace eie {
 
 struct Dataset {
-  std::string problem;                           // "tsp", ...
-  std::map<std::string, std::string> options;    // string attributes besides `problem`
-  Instances instances;                           // the fields
+  std::string problem;                         // "tsp", ...
+  std::map<std::string, std::string> options;  // string attributes besides `problem`
+  Instances instances;                         // the fields
 };
 
 [[nodiscard]] Dataset read_dataset(const std::filesystem::path& path);

@@ -10,23 +10,35 @@ namespace {
 
 H5::PredType file_type(torch::ScalarType type) {
   switch (type) {
-    case torch::kFloat: return H5::PredType::IEEE_F32LE;
-    case torch::kDouble: return H5::PredType::IEEE_F64LE;
-    case torch::kInt: return H5::PredType::STD_I32LE;
-    case torch::kLong: return H5::PredType::STD_I64LE;
-    case torch::kByte: return H5::PredType::STD_U8LE;
-    default: throw std::invalid_argument("HDF5: unsupported tensor dtype");
+    case torch::kFloat:
+      return H5::PredType::IEEE_F32LE;
+    case torch::kDouble:
+      return H5::PredType::IEEE_F64LE;
+    case torch::kInt:
+      return H5::PredType::STD_I32LE;
+    case torch::kLong:
+      return H5::PredType::STD_I64LE;
+    case torch::kByte:
+      return H5::PredType::STD_U8LE;
+    default:
+      throw std::invalid_argument("HDF5: unsupported tensor dtype");
   }
 }
 
 H5::PredType memory_type(torch::ScalarType type) {
   switch (type) {
-    case torch::kFloat: return H5::PredType::NATIVE_FLOAT;
-    case torch::kDouble: return H5::PredType::NATIVE_DOUBLE;
-    case torch::kInt: return H5::PredType::NATIVE_INT32;
-    case torch::kLong: return H5::PredType::NATIVE_INT64;
-    case torch::kByte: return H5::PredType::NATIVE_UINT8;
-    default: throw std::invalid_argument("HDF5: unsupported tensor dtype");
+    case torch::kFloat:
+      return H5::PredType::NATIVE_FLOAT;
+    case torch::kDouble:
+      return H5::PredType::NATIVE_DOUBLE;
+    case torch::kInt:
+      return H5::PredType::NATIVE_INT32;
+    case torch::kLong:
+      return H5::PredType::NATIVE_INT64;
+    case torch::kByte:
+      return H5::PredType::NATIVE_UINT8;
+    default:
+      throw std::invalid_argument("HDF5: unsupported tensor dtype");
   }
 }
 
@@ -71,9 +83,9 @@ void Writer::write(const std::string& name, const torch::Tensor& tensor) {
   H5::DataSpace space(static_cast<int>(dims.size()), dims.data());
   H5::LinkCreatPropList links;
   H5Pset_create_intermediate_group(links.getId(), 1);
-  auto dataset = file_->createDataSet(name, file_type(data.scalar_type()), space,
-                                      H5::DSetCreatPropList::DEFAULT, H5::DSetAccPropList::DEFAULT,
-                                      links);
+  auto dataset =
+      file_->createDataSet(name, file_type(data.scalar_type()), space,
+                           H5::DSetCreatPropList::DEFAULT, H5::DSetAccPropList::DEFAULT, links);
   dataset.write(data.data_ptr(), memory_type(data.scalar_type()));
 }
 

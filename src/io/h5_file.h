@@ -33,7 +33,7 @@ class Writer {
   void commit();
 
  private:
-  AtomicPath path_;                    // temporary file renamed on commit
+  AtomicPath path_;                   // temporary file renamed on commit
   std::unique_ptr<H5::H5File> file_;  // open handle on the temporary file
 };
 
@@ -56,7 +56,7 @@ class Reader {
   [[nodiscard]] double double_attribute(const std::string& name) const;
 
  private:
-  std::filesystem::path path_;         // for error messages
+  std::filesystem::path path_;        // for error messages
   std::unique_ptr<H5::H5File> file_;  // open read-only
 };
 

@@ -15,10 +15,10 @@ enum class Normalization { batch, layer };
 [[nodiscard]] std::string to_string(Normalization norm);
 
 struct EncoderOptions {
-  int64_t embed_dim = 128;  // E
-  int64_t heads = 8;        // M
-  int64_t layers = 3;       // encoder layers
-  int64_t ff_hidden = 512;  // feed-forward hidden width
+  int64_t embed_dim = 128;                             // E
+  int64_t heads = 8;                                   // M
+  int64_t layers = 3;                                  // encoder layers
+  int64_t ff_hidden = 512;                             // feed-forward hidden width
   Normalization normalization = Normalization::batch;  // batch uses running stats in eval
 };
 

@@ -34,13 +34,13 @@ class RolloutBaseline {
  private:
   void prepare_eval_set();
 
-  std::unique_ptr<Agent> agent_;  // frozen copy, eval mode
-  int64_t n_;                     // instance size of the held-out set
-  int64_t eval_size_;             // held-out instances per t-test
-  uint64_t seed_;                 // base seed of the held-out sets
-  double alpha_;                  // significance level
-  int64_t generation_ = 0;        // replacements so far (selects the held-out set)
-  Instances eval_set_;            // current held-out set
+  std::unique_ptr<Agent> agent_;    // frozen copy, eval mode
+  int64_t n_;                       // instance size of the held-out set
+  int64_t eval_size_;               // held-out instances per t-test
+  uint64_t seed_;                   // base seed of the held-out sets
+  double alpha_;                    // significance level
+  int64_t generation_ = 0;          // replacements so far (selects the held-out set)
+  Instances eval_set_;              // current held-out set
   std::vector<double> eval_costs_;  // the baseline's greedy costs on it
 };
 

@@ -45,7 +45,8 @@ double student_t_cdf(double t, double dof) {
   return t > 0 ? 1 - tail : tail;
 }
 
-double paired_t_test_less(const std::vector<double>& candidate, const std::vector<double>& reference) {
+double paired_t_test_less(const std::vector<double>& candidate,
+                          const std::vector<double>& reference) {
   if (candidate.size() != reference.size() || candidate.size() < 2) {
     throw std::invalid_argument("paired t-test needs two samples of the same size >= 2");
   }

@@ -24,10 +24,10 @@ constexpr const char* kLogHeader =
 
 // Mutable training state that a checkpoint carries besides the networks.
 struct Progression {
-  int64_t epoch = 0;       // epochs completed
-  double lr = 0;           // current learning rate
-  double ema = 0;          // exponential baseline value
-  bool ema_set = false;    // ema holds a value
+  int64_t epoch = 0;     // epochs completed
+  double lr = 0;         // current learning rate
+  double ema = 0;        // exponential baseline value
+  bool ema_set = false;  // ema holds a value
 };
 
 torch::Tensor bytes_of(const std::string& data) {
@@ -73,8 +73,8 @@ Progression load_checkpoint(const TrainerOptions& o, Agent& agent, RolloutBaseli
   if (reader.string_attribute("problem") != agent.problem().name() ||
       reader.int_attribute("train_n") != o.n) {
     throw std::invalid_argument(reader.path().string() + ": checkpoint is for " +
-                                reader.string_attribute("problem") + " with n = " +
-                                std::to_string(reader.int_attribute("train_n")) +
+                                reader.string_attribute("problem") +
+                                " with n = " + std::to_string(reader.int_attribute("train_n")) +
                                 ", not this run's problem and size");
   }
   read_module(reader, "model", agent.network());
@@ -148,8 +148,8 @@ void train(Agent& agent, const TrainerOptions& o) {
       const auto t = agent.rollout(batch, Selection::sample, generator);
       const double mean_cost = t.cost.mean().item<double>();
       if (warmup) {
-        progress.ema = progress.ema_set ? o.exp_beta * progress.ema + (1 - o.exp_beta) * mean_cost
-                                        : mean_cost;
+        progress.ema =
+            progress.ema_set ? o.exp_beta * progress.ema + (1 - o.exp_beta) * mean_cost : mean_cost;
         progress.ema_set = true;
         reference = torch::full_like(t.cost, progress.ema);
       }
@@ -165,14 +165,17 @@ void train(Agent& agent, const TrainerOptions& o) {
       bar.advance(1, status);
     }
     const double step_seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - steps_start).count() / o.steps;
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - steps_start).count() /
+        o.steps;
     const auto verdict = baseline.update(agent);
-    const double val_cost = solve(agent, val_set, Decoding{}, 1024, generator).cost.mean().item<double>();
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const double val_cost =
+        solve(agent, val_set, Decoding{}, 1024, generator).cost.mean().item<double>();
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     char row[256];
     std::snprintf(row, sizeof row, "%lld,%.5f,%.5f,%d,%.4g,%.6g,%.2f,%.3f",
-                  static_cast<long long>(epoch), cost_sum / o.steps, val_cost, verdict.replaced ? 1 : 0,
-                  verdict.p_value, progress.lr, seconds, step_seconds);
+                  static_cast<long long>(epoch), cost_sum / o.steps, val_cost,
+                  verdict.replaced ? 1 : 0, verdict.p_value, progress.lr, seconds, step_seconds);
     rows.emplace_back(row);
     progress.lr *= o.lr_decay;
     if (o.paper_lr_rule && verdict.p_value > 0.95) progress.lr *= 0.95;

@@ -8,22 +8,22 @@
 namespace eie {
 
 struct TrainerOptions {
-  int64_t n = 100;                  // training instance size N
-  int64_t epochs = 500;             // epochs to reach (a resumed run continues to this)
-  int64_t steps = 10;               // gradient steps per epoch
-  int64_t batch = 256;              // instances per step
-  double lr = 1e-4;                 // Adam learning rate
-  double lr_decay = 1.0;            // lr multiplied by this after each epoch
-  bool paper_lr_rule = false;       // EIE paper: lr x 0.95 when the t-test p-value exceeds 0.95
-  double max_grad_norm = 1.0;       // gradient-norm clipping
-  int64_t val_size = 1000;          // held-out instances for the logged greedy cost
+  int64_t n = 100;                    // training instance size N
+  int64_t epochs = 500;               // epochs to reach (a resumed run continues to this)
+  int64_t steps = 10;                 // gradient steps per epoch
+  int64_t batch = 256;                // instances per step
+  double lr = 1e-4;                   // Adam learning rate
+  double lr_decay = 1.0;              // lr multiplied by this after each epoch
+  bool paper_lr_rule = false;         // EIE paper: lr x 0.95 when the t-test p-value exceeds 0.95
+  double max_grad_norm = 1.0;         // gradient-norm clipping
+  int64_t val_size = 1000;            // held-out instances for the logged greedy cost
   int64_t baseline_eval_size = 1000;  // held-out instances for the baseline t-test
-  int64_t warmup_epochs = 1;        // epochs with the exponential baseline
-  double exp_beta = 0.8;            // exponential baseline decay
-  double alpha = 0.05;              // t-test significance level
-  uint64_t seed = 1234;             // every random draw derives from it
-  std::filesystem::path out_dir;    // checkpoint.h5, model.h5, log.csv
-  bool resume = false;              // continue from out_dir/checkpoint.h5
+  int64_t warmup_epochs = 1;          // epochs with the exponential baseline
+  double exp_beta = 0.8;              // exponential baseline decay
+  double alpha = 0.05;                // t-test significance level
+  uint64_t seed = 1234;               // every random draw derives from it
+  std::filesystem::path out_dir;      // checkpoint.h5, model.h5, log.csv
+  bool resume = false;                // continue from out_dir/checkpoint.h5
 };
 
 // REINFORCE with Kool et al.'s greedy rollout baseline. Writes

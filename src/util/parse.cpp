@@ -13,8 +13,7 @@ T parse_number(std::string_view text, const std::string& what, const char* kind)
   const auto* end = text.data() + text.size();
   const auto [ptr, ec] = std::from_chars(text.data(), end, value);
   if (text.empty() || ec != std::errc() || ptr != end) {
-    throw std::invalid_argument(what + ": expected " + kind + ", got '" + std::string(text) +
-                                "'");
+    throw std::invalid_argument(what + ": expected " + kind + ", got '" + std::string(text) + "'");
   }
   return value;
 }

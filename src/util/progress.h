@@ -17,11 +17,11 @@ class Progress {
  private:
   void draw(const std::string& status);
 
-  std::string label_;  // what is being counted, printed first
-  int64_t total_;      // count at completion
-  int64_t done_ = 0;   // count so far
-  bool enabled_;       // stderr is a terminal
-  std::chrono::steady_clock::time_point start_;     // for the rate and ETA
+  std::string label_;                                // what is being counted, printed first
+  int64_t total_;                                    // count at completion
+  int64_t done_ = 0;                                 // count so far
+  bool enabled_;                                     // stderr is a terminal
+  std::chrono::steady_clock::time_point start_;      // for the rate and ETA
   std::chrono::steady_clock::time_point last_draw_;  // redraws are throttled
 };
 
