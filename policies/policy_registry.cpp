@@ -18,6 +18,11 @@ policy::AttentionModelOptions attention_options(const Problem& problem, const Ne
     options.context_scalars = 0, options.placeholder = true;
     return options;
   }
+  if (problem.name() == "cvrp") {  // (x, y, demand / capacity); context [current node, 1 - used]
+    options.node_features = 3, options.depot = true, options.context_nodes = 1,
+    options.context_scalars = 1, options.placeholder = false;
+    return options;
+  }
   throw std::invalid_argument("no attention model for problem '" + problem.name() + "'");
 }
 

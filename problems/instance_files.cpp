@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "cvrp/cvrplib_file.h"
 #include "tsp/tsplib_file.h"
 
 namespace eie {
@@ -9,8 +10,9 @@ namespace eie {
 std::unique_ptr<InstanceFile> read_instance_file(const std::filesystem::path& path) {
   const auto extension = path.extension().string();
   if (extension == ".tsp") return std::make_unique<tsp::TsplibFile>(tsp::read_tsplib(path));
+  if (extension == ".vrp") return std::make_unique<cvrp::CvrplibFile>(cvrp::read_cvrplib(path));
   throw std::invalid_argument(path.string() + ": unknown instance format '" + extension +
-                              "' (expected .tsp; datasets go with --dataset)");
+                              "' (expected .tsp or .vrp; datasets go with --dataset)");
 }
 
 }  // namespace eie

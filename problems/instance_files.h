@@ -1,13 +1,14 @@
 #pragma once
 
 // Instance files of every problem behind one interface, chosen by extension:
-// .tsp (TSPLIB). Costs are reported in the file's own distance convention.
+// .tsp (TSPLIB), .vrp (CVRPLIB). Costs are reported in the file's own distance convention.
 
 #include <torch/torch.h>
 
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "decode/problem.h"
 
@@ -18,6 +19,8 @@ class InstanceFile {
   virtual ~InstanceFile() = default;
   [[nodiscard]] virtual std::string name() const = 0;
   [[nodiscard]] virtual std::shared_ptr<const Problem> problem() const = 0;
+  // What was read but ignored (e.g. a VEHICLES limit), for the user to see.
+  [[nodiscard]] virtual std::vector<std::string> notes() const { return {}; }
   // One instance, scaled for the policies (unit square).
   [[nodiscard]] virtual Instances instances() const = 0;
   // Cost of a solution (actions [T]) in the file's convention.

@@ -2,72 +2,25 @@
 // and no output file left behind.
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <sstream>
-
-#include "io/checkpoint.h"
+#include "cli_support.h"
 #include "io/dataset.h"
 #include "io/h5_file.h"
-#include "policy_registry.h"
-#include "problem_registry.h"
 #include "test_support.h"
 
 namespace eie {
 namespace {
 
-struct Run {
-  int exit_code;       // of the eie process
-  std::string stderr;  // everything it printed there
-  std::string stdout;  // everything it printed there
-};
-
-std::string slurp(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-Run eie(const std::string& args) {
-  const auto dir = test::scratch_dir("cli-run");
-  const auto out = dir / "stdout", err = dir / "stderr";
-  const std::string command =
-      std::string(EIE_BINARY) + " " + args + " --threads 1 >" + out.string() + " 2>" + err.string();
-  const int status = std::system(command.c_str());
-  return {WEXITSTATUS(status), slurp(err), slurp(out)};
-}
-
-std::filesystem::path broken(const std::string& name) {
-  return std::filesystem::path(EIE_TEST_DATA) / "broken" / name;
-}
-
-// A model file whose network is valid; `problem` overrides the recorded problem.
-std::filesystem::path model_file(const std::filesystem::path& dir, const std::string& problem) {
-  NetworkOptions options;
-  options.encoder.layers = 1;
-  auto agent = make_agent(make_problem("tsp"), options, 20);
-  auto spec = agent->spec();
-  spec["problem"] = problem;
-  const auto path = dir / (problem + "-model.h5");
-  h5::Writer writer(path);
-  write_spec(writer, spec, "model");
-  write_module(writer, "model", agent->network());
-  writer.commit();
-  return path;
-}
-
-void expect_clean_failure(const Run& run, const std::string& fragment) {
-  EXPECT_NE(run.exit_code, 0);
-  EXPECT_NE(run.stderr.find(fragment), std::string::npos) << run.stderr;
-  EXPECT_EQ(std::count(run.stderr.begin(), run.stderr.end(), '\n'), 1) << run.stderr;
-  EXPECT_NE(run.stderr.find("error"), std::string::npos) << run.stderr;
-}
+using test::broken;
+using test::eie;
+using test::expect_clean_failure;
+using test::model_file;
+using test::slurp;
 
 class BrokenInstanceFile : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(BrokenInstanceFile, OneLineErrorAndNoTour) {
   const auto dir = test::scratch_dir("cli-broken");
-  const auto model = model_file(dir, "tsp");
+  const auto model = model_file(dir, "tsp", "tsp");
   const auto run = eie("solve " + broken(GetParam()).string() + " --model " + model.string() +
                        " --out " + (dir / "x.tour").string());
   expect_clean_failure(run, GetParam());
@@ -85,7 +38,7 @@ TEST(Cli, ModelForAnotherProblem) {
   const auto dir = test::scratch_dir("cli-wrong-problem");
   const auto run =
       eie("solve " + (test::shared_dir() / "instances/kroA100.tsp").string() + " --model " +
-          model_file(dir, "cvrp").string() + " --out " + (dir / "x.tour").string());
+          model_file(dir, "tsp", "cvrp").string() + " --out " + (dir / "x.tour").string());
   expect_clean_failure(run, "trained for cvrp, not tsp");
   EXPECT_FALSE(std::filesystem::exists(dir / "x.tour"));
 }
@@ -108,7 +61,7 @@ TEST(Cli, CorruptAndWrongVersionModels) {
 
 TEST(Cli, BadDatasets) {
   const auto dir = test::scratch_dir("cli-datasets");
-  const auto model = model_file(dir, "tsp").string();
+  const auto model = model_file(dir, "tsp", "tsp").string();
   auto coords = torch::rand({2, 5, 2});
   coords[1][3][0] = std::nanf("");
   write_dataset(dir / "nan.h5", Dataset{"tsp", {}, Instances({{"coords", coords}})});
@@ -141,7 +94,7 @@ TEST(Cli, BadFlagsAndValues) {
 
 TEST(Cli, BadScalePolicies) {
   const auto dir = test::scratch_dir("cli-scales");
-  const auto model = model_file(dir, "tsp").string();  // trained length N = 20, d = 16
+  const auto model = model_file(dir, "tsp", "tsp").string();  // trained length N = 20, d = 16
   const auto data = (dir / "d.h5").string();
   ASSERT_EQ(eie("gen --n 30 --count 2 --out " + data).exit_code, 0);
   expect_clean_failure(eie("solve --dataset " + data + " --model " + model + " --scale cubic"),

@@ -14,7 +14,7 @@ class Decodings : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(Decodings, FeasibleAndCostRecomputed) {
   for (const auto* domain : {"unit", "symmetric"}) {
-    const auto problem = make_problem("tsp", {domain});
+    const auto problem = make_problem("tsp", {domain, "kool", ""});
     auto agent = make_agent(problem, NetworkOptions{}, 20);
     auto gen = at::make_generator<at::CPUGeneratorImpl>(5);
     const auto instances = problem->generate(10, 23, gen);

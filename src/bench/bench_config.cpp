@@ -52,9 +52,10 @@ BenchConfig read_bench_config(const std::filesystem::path& path) {
     throw std::invalid_argument(path.string() + ":" + std::to_string(e.source().begin.line) + ": " +
                                 std::string(e.description()));
   }
-  static const std::set<std::string> known = {
-      "name",   "problem",  "domain",  "sizes",   "instances", "seeds", "models",
-      "scales", "scale_at", "decodes", "methods", "improve",   "batch", "reference"};
+  static const std::set<std::string> known = {"name",       "problem", "domain",    "protocol",
+                                              "capacities", "sizes",   "instances", "seeds",
+                                              "models",     "scales",  "scale_at",  "decodes",
+                                              "methods",    "improve", "batch",     "reference"};
   for (const auto& [key, node] : table) {
     if (!known.count(std::string(key.str()))) {
       throw std::invalid_argument(where(path, node) + ": unknown key '" + std::string(key.str()) +
@@ -65,6 +66,11 @@ BenchConfig read_bench_config(const std::filesystem::path& path) {
   c.name = scalar<std::string>(path, table, "name", path.stem().string());
   c.problem = scalar<std::string>(path, table, "problem", "tsp");
   c.domain = scalar<std::string>(path, table, "domain", c.domain);
+  c.protocol = scalar<std::string>(path, table, "protocol", c.protocol);
+  c.capacities = list<double>(path, table, "capacities", {});
+  for (const auto capacity : c.capacities) {
+    if (!(capacity > 0)) throw std::invalid_argument(path.string() + ": capacities must be > 0");
+  }
   c.sizes = list<int64_t>(path, table, "sizes", {});
   if (c.sizes.empty()) throw std::invalid_argument(path.string() + ": 'sizes' is required");
   c.instances = scalar<int64_t>(path, table, "instances", c.instances);

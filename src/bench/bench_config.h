@@ -5,6 +5,8 @@
 //   name = "tsp_extrapolation"         # results/tables/<name>.md and .csv
 //   problem = "tsp"
 //   domain = "unit"                    # tsp: unit or symmetric
+//   protocol = "kool"                  # cvrp demands: kool (U{1..9}) or eie (U(0,1))
+//   capacities = [10, 15, 20]          # cvrp: one block of rows per capacity (optional)
 //   sizes = [100, 200, 400, 800, 1600]
 //   instances = 128                    # per size and repetition
 //   seeds = [1]                        # instance seeds; repetitions = seeds x models
@@ -25,15 +27,17 @@
 namespace eie {
 
 struct BenchConfig {
-  std::string name;                            // table file stem
-  std::string problem;                         // "tsp"
-  std::string domain = "unit";                 // coordinates of generated instances
-  std::vector<int64_t> sizes;                  // columns
-  int64_t instances = 128;                     // per size and repetition
-  std::vector<int64_t> seeds{1};               // instance seeds
-  std::vector<std::string> models;             // model files
-  std::vector<std::string> scales{"sqrt"};     // scale policies (rows)
-  std::string scale_at = "all";                // where scales apply
+  std::string name;                         // table file stem
+  std::string problem;                      // "tsp"
+  std::string domain = "unit";              // coordinates of generated instances
+  std::string protocol = "kool";            // cvrp demand law
+  std::vector<double> capacities;           // cvrp capacities (rows per capacity); empty: default
+  std::vector<int64_t> sizes;               // columns
+  int64_t instances = 128;                  // per size and repetition
+  std::vector<int64_t> seeds{1};            // instance seeds
+  std::vector<std::string> models;          // model files
+  std::vector<std::string> scales{"sqrt"};  // scale policies (rows)
+  std::string scale_at = "all";             // where scales apply
   std::vector<std::string> decodes{"greedy"};  // decoding strategies (rows)
   std::vector<std::string> methods;            // classical method rows, "nn" or "nn+2opt"
   std::string improve;                         // local search after policy rows, or empty

@@ -66,15 +66,29 @@ std::pair<double, double> summary(const BenchCell& cell) {
 int64_t bench_workload(const BenchConfig& c) {
   const int64_t policy_rows =
       static_cast<int64_t>(c.models.size() * c.scales.size() * c.decodes.size());
-  const int64_t rows = policy_rows + static_cast<int64_t>(c.methods.size());
+  const int64_t blocks = static_cast<int64_t>(std::max<size_t>(1, c.capacities.size()));
+  const int64_t rows = blocks * (policy_rows + static_cast<int64_t>(c.methods.size()));
   return rows * static_cast<int64_t>(c.sizes.size() * c.seeds.size()) * c.instances;
 }
 
 BenchResult run_bench(const BenchConfig& c, uint64_t seed_offset,
                       const std::function<void(int64_t)>& on_progress) {
-  ProblemOptions options;
-  options.domain = c.domain;
-  const auto problem = make_problem(c.problem, options);
+  // One problem per capacity block (a single block without capacities).
+  std::vector<std::shared_ptr<const Problem>> problems;
+  std::vector<std::string> blocks;  // row-name prefixes, empty for a single block
+  for (size_t k = 0; k < std::max<size_t>(1, c.capacities.size()); ++k) {
+    ProblemOptions options;
+    options.domain = c.domain;
+    options.protocol = c.protocol;
+    if (!c.capacities.empty()) {
+      char text[32];
+      std::snprintf(text, sizeof text, "%g", c.capacities[k]);
+      options.capacity = text;
+    }
+    problems.push_back(make_problem(c.problem, options));
+    blocks.push_back(c.capacities.size() > 1 ? "C=" + options.capacity + " " : "");
+  }
+  const auto& problem = problems.front();  // instances carry their capacity: any block decodes them
   const auto scope = parse_scale_scope(c.scale_at);
   std::vector<std::shared_ptr<const ScalePolicy>> scales;
   for (const auto& spec : c.scales) scales.push_back(make_scale_policy(spec));
@@ -85,16 +99,18 @@ BenchResult run_bench(const BenchConfig& c, uint64_t seed_offset,
 
   BenchResult result;
   result.reference = read_reference(c.reference);
-  const auto row_name = [&](size_t s, size_t d) {
-    std::string name = scale_label(c.scales[s]);
+  const auto row_name = [&](size_t k, size_t s, size_t d) {
+    std::string name = blocks[k] + scale_label(c.scales[s]);
     if (c.decodes.size() > 1) name += " (" + c.decodes[d] + ")";
     if (!c.improve.empty()) name += " + " + c.improve;
     return name;
   };
-  for (size_t s = 0; s < scales.size() && !agents.empty(); ++s) {
-    for (size_t d = 0; d < decodes.size(); ++d) result.rows.push_back(row_name(s, d));
+  for (size_t k = 0; k < blocks.size(); ++k) {
+    for (size_t s = 0; s < scales.size() && !agents.empty(); ++s) {
+      for (size_t d = 0; d < decodes.size(); ++d) result.rows.push_back(row_name(k, s, d));
+    }
+    for (const auto& m : c.methods) result.rows.push_back(blocks[k] + m);
   }
-  for (const auto& m : c.methods) result.rows.push_back(m);
 
   const auto record = [&](const std::string& row, int64_t n, const Instances& instances,
                           const torch::Tensor& actions, double seconds) {
@@ -115,30 +131,32 @@ BenchResult run_bench(const BenchConfig& c, uint64_t seed_offset,
 
   for (const auto n : c.sizes) {
     for (const auto seed : c.seeds) {
-      auto gen = at::make_generator<at::CPUGeneratorImpl>(static_cast<uint64_t>(seed) * 1000003 +
-                                                          n + seed_offset);
-      const auto instances = problem->generate(c.instances, n, gen);
-      for (auto& agent : agents) {
-        for (size_t s = 0; s < scales.size(); ++s) {
-          agent->set_attention({scales[s], scope});
-          for (size_t d = 0; d < decodes.size(); ++d) {
-            auto [actions, seconds] = timed([&] {
-              auto a = solve(*agent, instances, decodes[d], chunk_for(c, n), gen).actions;
-              return c.improve.empty() ? a : problem->improve(c.improve, instances, a);
-            });
-            record(row_name(s, d), n, instances, actions, seconds);
+      for (size_t k = 0; k < problems.size(); ++k) {
+        auto gen = at::make_generator<at::CPUGeneratorImpl>(static_cast<uint64_t>(seed) * 1000003 +
+                                                            n + seed_offset);
+        const auto instances = problems[k]->generate(c.instances, n, gen);
+        for (auto& agent : agents) {
+          for (size_t s = 0; s < scales.size(); ++s) {
+            agent->set_attention({scales[s], scope});
+            for (size_t d = 0; d < decodes.size(); ++d) {
+              auto [actions, seconds] = timed([&] {
+                auto a = solve(*agent, instances, decodes[d], chunk_for(c, n), gen).actions;
+                return c.improve.empty() ? a : problem->improve(c.improve, instances, a);
+              });
+              record(row_name(k, s, d), n, instances, actions, seconds);
+            }
           }
         }
-      }
-      for (const auto& method : c.methods) {
-        const auto plus = method.find('+');
-        auto [actions, seconds] = timed([&] {
-          auto a = problem->construct(method.substr(0, plus), instances);
-          return plus == std::string::npos
-                     ? a
-                     : problem->improve(method.substr(plus + 1), instances, a);
-        });
-        record(method, n, instances, actions, seconds);
+        for (const auto& method : c.methods) {
+          const auto plus = method.find('+');
+          auto [actions, seconds] = timed([&] {
+            auto a = problem->construct(method.substr(0, plus), instances);
+            return plus == std::string::npos
+                       ? a
+                       : problem->improve(method.substr(plus + 1), instances, a);
+          });
+          record(blocks[k] + method, n, instances, actions, seconds);
+        }
       }
     }
   }
@@ -152,8 +170,9 @@ void write_bench_tables(const BenchConfig& c, const BenchResult& r, const std::s
   const int64_t repetitions =
       static_cast<int64_t>(c.seeds.size() * std::max<size_t>(1, c.models.size()));
   md << "# " << c.name << "\n\nCommand: `" << command << "`\n\n"
-     << "Problem " << c.problem << " (domain " << c.domain << "), " << c.instances
-     << " instances per size and repetition, seeds";
+     << "Problem " << c.problem
+     << (c.problem == "cvrp" ? " (protocol " + c.protocol + ")" : " (domain " + c.domain + ")")
+     << ", " << c.instances << " instances per size and repetition, seeds";
   for (const auto s : c.seeds) md << ' ' << s;
   md << "; models:";
   for (const auto& m : c.models) md << " `" << m << "`";

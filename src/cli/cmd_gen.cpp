@@ -7,23 +7,22 @@ namespace eie::cli {
 
 int run_gen(int argc, char** argv) {
   cxxopts::Options options("eie gen", "Generate a dataset of random instances (HDF5)");
-  options.add_options()("problem", "tsp", cxxopts::value<std::string>()->default_value("tsp"))(
-      "n,size", "instance size (cities)", cxxopts::value<int64_t>()->default_value("100"))(
+  options.add_options()("n,size", "instance size (cities; customers without the depot)",
+                        cxxopts::value<int64_t>()->default_value("100"))(
       "count", "number of instances", cxxopts::value<int64_t>()->default_value("1000"))(
-      "domain", "tsp coordinates: unit ([0,1]^2) or symmetric ([-1,1]^2)",
-      cxxopts::value<std::string>()->default_value("unit"))("out", "dataset file to write",
-                                                            cxxopts::value<std::string>());
+      "out", "dataset file to write", cxxopts::value<std::string>());
+  add_problem_flags(options);
   add_common_flags(options);
   cxxopts::ParseResult args;
   Common common{0, torch::kCPU};
   if (!parse(options, argc, argv, args, common)) return 0;
   if (!args.count("out")) throw std::invalid_argument("--out is required");
-  ProblemOptions problem_options;
-  problem_options.domain = args["domain"].as<std::string>();
+  const auto chosen = problem_options(args);
   Dataset dataset;
-  dataset.problem = args["problem"].as<std::string>();
-  const auto problem = make_problem(dataset.problem, problem_options);
-  dataset.options["domain"] = problem_options.domain;
+  dataset.problem = problem_name(args);
+  const auto problem = make_problem(dataset.problem, chosen);
+  if (dataset.problem == "tsp") dataset.options["domain"] = chosen.domain;
+  if (dataset.problem == "cvrp") dataset.options["protocol"] = chosen.protocol;
   auto generator = at::make_generator<at::CPUGeneratorImpl>(common.seed);
   dataset.instances =
       problem->generate(at_least(args, "count", 1), at_least(args, "size", 1), generator);

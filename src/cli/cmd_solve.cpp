@@ -28,6 +28,7 @@ Input load_input(const cxxopts::ParseResult& args) {
   Input input;
   if (has_file) {
     input.file = read_instance_file(args["file"].as<std::string>());
+    for (const auto& note : input.file->notes()) std::fprintf(stderr, "note: %s\n", note.c_str());
     input.problem = input.file->problem();
     input.instances = input.file->instances();
     return input;
@@ -36,6 +37,7 @@ Input load_input(const cxxopts::ParseResult& args) {
   auto dataset = read_dataset(path);
   ProblemOptions options;
   if (dataset.options.count("domain")) options.domain = dataset.options.at("domain");
+  if (dataset.options.count("protocol")) options.protocol = dataset.options.at("protocol");
   input.problem = make_problem(dataset.problem, options);
   try {
     input.problem->validate(dataset.instances);
@@ -72,21 +74,24 @@ torch::Tensor solve_with_policy(const cxxopts::ParseResult& args, Agent& agent, 
 }  // namespace
 
 int run_solve(int argc, char** argv) {
-  cxxopts::Options options("eie solve", "Solve an instance file (.tsp) or a dataset (--dataset)");
+  cxxopts::Options options("eie solve",
+                           "Solve an instance file (.tsp, .vrp) or a dataset (--dataset)");
   options.add_options()("file", "instance file", cxxopts::value<std::string>())(
       "dataset", "HDF5 dataset (eie gen)", cxxopts::value<std::string>())(
       "model", "model file (default: the shipped model of the problem)",
-      cxxopts::value<std::string>())("method", "am (attention policy), or classical: nn, farthest",
-                                     cxxopts::value<std::string>()->default_value("am"))(
-      "decode", "greedy, sample:K or aug8", cxxopts::value<std::string>()->default_value("greedy"))(
-      "improve", "local search after any method: 2opt", cxxopts::value<std::string>())(
-      "scale", "attention scale policy NAME[:FILE] (default: as trained)",
       cxxopts::value<std::string>())(
+      "method", "am (attention policy), or classical: nn, farthest (tsp); savings (cvrp)",
+      cxxopts::value<std::string>()->default_value("am"))(
+      "decode", "greedy, sample:K or aug8", cxxopts::value<std::string>()->default_value("greedy"))(
+      "improve", "local search after any method: 2opt (tsp), local (cvrp)",
+      cxxopts::value<std::string>())("scale",
+                                     "attention scale policy NAME[:FILE] (default: as trained)",
+                                     cxxopts::value<std::string>())(
       "scale-at", "where the scale applies: encoder or all (encoder and glimpse)",
       cxxopts::value<std::string>()->default_value("all"))(
       "batch", "instances decoded together", cxxopts::value<int64_t>()->default_value("64"))(
       "optimum", "known optimal cost: prints the gap", cxxopts::value<double>())(
-      "out", "solution file for an instance file (.tour)", cxxopts::value<std::string>())(
+      "out", "solution file for an instance file (.tour, .sol)", cxxopts::value<std::string>())(
       "json", "print one JSON object");
   options.parse_positional({"file"});
   options.positional_help("[FILE]");

@@ -7,17 +7,24 @@
 
 namespace eie::cli {
 
+namespace {
+// The EIE paper's learning rates: 1e-4, and 5e-5 for CVRP with C_v = 15 or 20.
+double default_lr(const std::string& problem, const ProblemOptions& options) {
+  const bool large_cv = options.capacity == "15" || options.capacity == "20";
+  return problem == "cvrp" && options.protocol == "eie" && large_cv ? 5e-5 : 1e-4;
+}
+}  // namespace
+
 int run_train(int argc, char** argv) {
   cxxopts::Options options("eie train", "Train a policy (REINFORCE, greedy rollout baseline)");
-  options.add_options()("problem", "tsp", cxxopts::value<std::string>()->default_value("tsp"))(
-      "n,size", "training instance size N", cxxopts::value<int64_t>()->default_value("100"))(
-      "domain", "tsp coordinates: unit or symmetric",
-      cxxopts::value<std::string>()->default_value("unit"))(
+  options.add_options()("n,size", "training instance size N",
+                        cxxopts::value<int64_t>()->default_value("100"))(
       "epochs", "epochs", cxxopts::value<int64_t>()->default_value("500"))(
       "steps", "gradient steps per epoch", cxxopts::value<int64_t>()->default_value("10"))(
       "batch", "instances per step", cxxopts::value<int64_t>()->default_value("256"))(
-      "lr", "Adam learning rate", cxxopts::value<double>()->default_value("1e-4"))(
-      "lr-decay", "learning rate factor per epoch", cxxopts::value<double>()->default_value("1.0"))(
+      "lr", "Adam learning rate (default 1e-4; 5e-5 for cvrp --protocol eie --capacity 15|20)",
+      cxxopts::value<double>())("lr-decay", "learning rate factor per epoch",
+                                cxxopts::value<double>()->default_value("1.0"))(
       "paper-lr", "EIE paper rule: lr x 0.95 when the t-test p-value exceeds 0.95")(
       "val-size", "held-out instances for the logged greedy cost",
       cxxopts::value<int64_t>()->default_value("1000"))(
@@ -32,6 +39,7 @@ int run_train(int argc, char** argv) {
       cxxopts::value<std::string>())("out", "run directory (checkpoint.h5, model.h5, log.csv)",
                                      cxxopts::value<std::string>())(
       "resume", "continue from <out>/checkpoint.h5");
+  add_problem_flags(options);
   add_common_flags(options);
   cxxopts::ParseResult args;
   Common common{0, torch::kCPU};
@@ -43,7 +51,8 @@ int run_train(int argc, char** argv) {
   t.epochs = at_least(args, "epochs", 1);
   t.steps = at_least(args, "steps", 1);
   t.batch = at_least(args, "batch", 2);
-  t.lr = positive(args, "lr");
+  const auto chosen = problem_options(args);
+  t.lr = args.count("lr") ? positive(args, "lr") : default_lr(problem_name(args), chosen);
   t.lr_decay = positive(args, "lr-decay");
   t.paper_lr_rule = args.count("paper-lr") > 0;
   t.val_size = at_least(args, "val-size", 2);
@@ -65,9 +74,7 @@ int run_train(int argc, char** argv) {
   network.encoder.ff_hidden = at_least(args, "ff-hidden", 1);
   network.encoder.normalization = nn::parse_normalization(args["normalization"].as<std::string>());
 
-  ProblemOptions problem_options;
-  problem_options.domain = args["domain"].as<std::string>();
-  const auto problem = make_problem(args["problem"].as<std::string>(), problem_options);
+  const auto problem = make_problem(problem_name(args), chosen);
   std::unique_ptr<Agent> agent;
   if (args.count("init")) {
     if (t.resume) throw std::invalid_argument("--init and --resume exclude each other");

@@ -75,6 +75,28 @@ double positive(const cxxopts::ParseResult& r, const std::string& flag) {
   return value;
 }
 
+void add_problem_flags(cxxopts::Options& options) {
+  options.add_options("problem")("problem", "tsp or cvrp",
+                                 cxxopts::value<std::string>()->default_value("tsp"))(
+      "domain", "tsp coordinates: unit ([0,1]^2) or symmetric ([-1,1]^2)",
+      cxxopts::value<std::string>()->default_value("unit"))(
+      "protocol", "cvrp demands: kool (U{1..9}) or eie (U(0,1))",
+      cxxopts::value<std::string>()->default_value("kool"))(
+      "capacity",
+      "cvrp capacity: a number, or kool (20/30/40/50 by n); default 50 (kool), 10 (eie)",
+      cxxopts::value<std::string>()->default_value(""));
+}
+
+std::string problem_name(const cxxopts::ParseResult& r) { return r["problem"].as<std::string>(); }
+
+ProblemOptions problem_options(const cxxopts::ParseResult& r) {
+  ProblemOptions options;
+  options.domain = r["domain"].as<std::string>();
+  options.protocol = r["protocol"].as<std::string>();
+  options.capacity = r["capacity"].as<std::string>();
+  return options;
+}
+
 std::filesystem::path shipped_model(const std::string& problem) {
   return std::filesystem::path(EIE_MODELS_DIR) / (problem + "100.h5");
 }

@@ -7,6 +7,8 @@
 #include <filesystem>
 #include <string>
 
+#include "problem_registry.h"
+
 namespace eie::cli {
 
 // Flags every subcommand has: --threads, --seed, --device, --help.
@@ -24,6 +26,12 @@ bool parse(cxxopts::Options& options, int argc, char** argv, cxxopts::ParseResul
 // Range-checked flag values: the message names the flag and the value.
 [[nodiscard]] int64_t at_least(const cxxopts::ParseResult& r, const std::string& flag, int64_t min);
 [[nodiscard]] double positive(const cxxopts::ParseResult& r, const std::string& flag);
+
+// --problem and the flags that say how its instances are drawn (--domain,
+// --protocol, --capacity), shared by gen, train and the like.
+void add_problem_flags(cxxopts::Options& options);
+[[nodiscard]] std::string problem_name(const cxxopts::ParseResult& r);
+[[nodiscard]] ProblemOptions problem_options(const cxxopts::ParseResult& r);
 
 // The shipped model of a problem (results/models/<problem>100.h5).
 [[nodiscard]] std::filesystem::path shipped_model(const std::string& problem);

@@ -5,7 +5,7 @@
 namespace eie {
 
 namespace {
-const char* const kOptionAttributes[] = {"domain"};
+const char* const kOptionAttributes[] = {"domain", "protocol"};
 }
 
 Dataset read_dataset(const std::filesystem::path& path) {

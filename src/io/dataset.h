@@ -2,7 +2,7 @@
 
 // Dataset files: HDF5 with a string attribute `problem` and one dataset per
 // instance field ([count, ...], e.g. tsp: coords float32 [count, n, 2]).
-// Optional string attributes carry problem options (tsp: domain).
+// Optional string attributes carry problem options (tsp: domain; cvrp: protocol).
 
 #include <filesystem>
 #include <map>

@@ -1,0 +1,54 @@
+#include "cvrp/cvrplib_file.h"
+
+#include "cvrp/problem.h"
+
+namespace eie::cvrp {
+
+namespace {
+Routes routes_of(const torch::Tensor& actions) {
+  const auto a = actions.to(torch::kCPU, torch::kLong).contiguous();
+  return routes_of_actions(
+      std::vector<int64_t>(a.data_ptr<int64_t>(), a.data_ptr<int64_t>() + a.numel()));
+}
+}  // namespace
+
+CvrplibFile::CvrplibFile(CvrplibInstance instance) : instance_(std::move(instance)) {}
+
+std::shared_ptr<const Problem> CvrplibFile::problem() const {
+  return std::make_shared<CvrpProblem>();
+}
+
+Instances CvrplibFile::instances() const {
+  const auto& d = instance_.data;
+  std::vector<Point> points{d.depot};
+  points.insert(points.end(), d.customers.begin(), d.customers.end());
+  const auto unit = fit_unit_square(points);
+  const auto n = static_cast<int64_t>(d.customers.size());
+  auto depot =
+      torch::tensor({static_cast<float>(unit[0].x), static_cast<float>(unit[0].y)}).view({1, 2});
+  auto coords = torch::empty({1, n, 2}, torch::kFloat);
+  auto demand = torch::empty({1, n}, torch::kFloat);
+  auto* c = coords.data_ptr<float>();
+  auto* q = demand.data_ptr<float>();
+  for (int64_t i = 0; i < n; ++i) {
+    c[2 * i] = static_cast<float>(unit[i + 1].x);
+    c[2 * i + 1] = static_cast<float>(unit[i + 1].y);
+    q[i] = static_cast<float>(d.demands[i]);
+  }
+  return Instances({{"depot", depot},
+                    {"coords", coords},
+                    {"demand", demand},
+                    {"capacity", torch::full({1}, d.capacity, torch::kFloat)}});
+}
+
+double CvrplibFile::cost(const torch::Tensor& actions) const {
+  return static_cast<double>(cvrplib_length(instance_.data, routes_of(actions)));
+}
+
+void CvrplibFile::write_solution(const std::filesystem::path& path,
+                                 const torch::Tensor& actions) const {
+  const auto routes = routes_of(actions);
+  write_sol(path, routes, cvrplib_length(instance_.data, routes));
+}
+
+}  // namespace eie::cvrp

@@ -1,0 +1,25 @@
+#pragma once
+
+#include "cvrp/cvrplib.h"
+#include "instance_files.h"
+
+namespace eie::cvrp {
+
+// A CVRPLIB .vrp file as an InstanceFile; solutions are .sol files; costs in
+// the file's convention (nint of Euclidean edges).
+class CvrplibFile final : public InstanceFile {
+ public:
+  explicit CvrplibFile(CvrplibInstance instance);
+  [[nodiscard]] std::string name() const override { return instance_.name; }
+  [[nodiscard]] std::vector<std::string> notes() const override { return instance_.notes; }
+  [[nodiscard]] std::shared_ptr<const Problem> problem() const override;
+  [[nodiscard]] Instances instances() const override;
+  [[nodiscard]] double cost(const torch::Tensor& actions) const override;
+  void write_solution(const std::filesystem::path& path,
+                      const torch::Tensor& actions) const override;
+
+ private:
+  CvrplibInstance instance_;  // as read, original coordinates
+};
+
+}  // namespace eie::cvrp

@@ -1,0 +1,44 @@
+#pragma once
+
+#include <torch/torch.h>
+
+#include "decode/environment.h"
+
+namespace eie::cvrp {
+
+// Batched CVRP routes under construction, with Kool et al.'s rules: node 0 is
+// the depot, 1..n the customers; a customer is feasible if unvisited and its
+// normalised demand fits (`q + used <= 1` in float32, accumulated in visit
+// order); the depot is infeasible right after the depot while some customer is
+// feasible. Finished instances keep choosing the depot (zero length).
+class CvrpEnvironment final : public RoutingEnvironment {
+ public:
+  // locations: [B, n+1, 2] depot first, in cost units; features: [B, n+1, 3]
+  // what the policy reads (x, y, q; q = 0 for the depot); q: [B, n] demand / capacity.
+  CvrpEnvironment(torch::Tensor locations, torch::Tensor features, torch::Tensor q);
+
+  [[nodiscard]] torch::Tensor feasible() const override;
+  void step(const torch::Tensor& action) override;
+  [[nodiscard]] bool done() const override { return done_; }
+  [[nodiscard]] torch::Tensor cost() const override { return length_; }
+
+  [[nodiscard]] int64_t size() const override { return n_; }
+  [[nodiscard]] torch::Tensor node_features() const override { return features_; }
+  [[nodiscard]] int64_t depot_count() const override { return 1; }
+  // [current node] and [1 - used capacity].
+  [[nodiscard]] RoutingContext context() const override;
+
+ private:
+  torch::Tensor locations_;  // [B, n+1, 2] float32, depot first
+  torch::Tensor features_;   // [B, n+1, 3] float32
+  torch::Tensor q_;          // [B, n+1] float32 normalised demands, 0 for the depot
+  torch::Tensor visited_;    // [B, n+1] bool (column 0 unused: the depot is never "visited")
+  torch::Tensor current_;    // [B] int64, node the vehicle is at (0 at the start)
+  torch::Tensor
+      used_;  // [B] (float32 unless the instances are float64) load of the current route / capacity
+  torch::Tensor length_;  // [B] distance driven so far
+  int64_t n_;             // customers per instance
+  bool done_ = false;     // every instance served and back at the depot
+};
+
+}  // namespace eie::cvrp
