@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "attend2pack/agent.h"
 #include "attention_model/agent.h"
 #include "io/checkpoint.h"
 
@@ -37,6 +38,11 @@ std::shared_ptr<const RoutingProblem> as_routing(std::shared_ptr<const Problem> 
 
 std::unique_ptr<Agent> make_agent(std::shared_ptr<const Problem> problem,
                                   const NetworkOptions& options, int64_t train_n) {
+  if (auto packing = std::dynamic_pointer_cast<const bpp3d::Bpp3dProblem>(problem)) {
+    return std::make_unique<policy::Attend2PackAgent>(
+        std::move(packing), policy::Attend2PackOptions{options.encoder, options.tanh_clip},
+        train_n);
+  }
   const auto model_options = attention_options(*problem, options);
   return std::make_unique<policy::AttentionAgent>(as_routing(std::move(problem)), model_options,
                                                   train_n);
@@ -71,7 +77,7 @@ std::unique_ptr<Agent> load_agent(const std::filesystem::path& path,
                                 problem->name());
   }
   const auto policy = reader.string_attribute("policy");
-  if (policy != "attention_model") {
+  if (policy != "attention_model" && policy != "attend2pack") {
     throw std::invalid_argument(path.string() + ": unknown policy '" + policy + "'");
   }
   auto agent =

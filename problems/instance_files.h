@@ -1,11 +1,13 @@
 #pragma once
 
 // Instance files of every problem behind one interface, chosen by extension:
-// .tsp (TSPLIB), .vrp (CVRPLIB). Costs are reported in the file's own distance convention.
+// .tsp (TSPLIB), .vrp (CVRPLIB), .bpp (3D packing, bpp3d/bpp_file.h). Costs are reported in the
+// file's own distance convention.
 
 #include <torch/torch.h>
 
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -23,8 +25,10 @@ class InstanceFile {
   [[nodiscard]] virtual std::vector<std::string> notes() const { return {}; }
   // One instance, scaled for the policies (unit square).
   [[nodiscard]] virtual Instances instances() const = 0;
-  // Cost of a solution (actions [T]) in the file's convention.
-  [[nodiscard]] virtual double cost(const torch::Tensor& actions) const = 0;
+  // What a user reads about a solution (actions [T]) in the file's convention:
+  // {"cost": ...} for routing, {"height": ..., "load_rate": ...} for packing.
+  [[nodiscard]] virtual std::map<std::string, double> measures(
+      const torch::Tensor& actions) const = 0;
   // Writes the solution in the problem's solution format, atomically.
   virtual void write_solution(const std::filesystem::path& path,
                               const torch::Tensor& actions) const = 0;

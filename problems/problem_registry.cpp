@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "bpp3d/problem.h"
 #include "cvrp/problem.h"
 #include "tsp/problem.h"
 
@@ -12,9 +13,14 @@ std::shared_ptr<const Problem> make_problem(const std::string& name,
   if (name == "tsp") return std::make_shared<tsp::TspProblem>(tsp::parse_domain(options.domain));
   if (name == "cvrp") {
     return std::make_shared<cvrp::CvrpProblem>(
-        cvrp::Generation{cvrp::parse_protocol(options.protocol), options.capacity});
+        cvrp::Generation{cvrp::parse_protocol(options.protocol.empty() ? "kool" : options.protocol),
+                         options.capacity});
   }
-  throw std::invalid_argument("unknown problem '" + name + "' (known: tsp, cvrp)");
+  if (name == "bpp3d") {
+    return std::make_shared<bpp3d::Bpp3dProblem>(
+        bpp3d::parse_generation(options.protocol.empty() ? "eie" : options.protocol, options.base));
+  }
+  throw std::invalid_argument("unknown problem '" + name + "' (known: tsp, cvrp, bpp3d)");
 }
 
 }  // namespace eie

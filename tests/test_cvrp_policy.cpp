@@ -83,25 +83,30 @@ TEST(CvrpGenerator, ReproducesKoolRecipeOfTheGoldenInstances) {
 
 TEST(CvrpGenerator, ProtocolsAndCapacities) {
   auto gen = at::make_generator<at::CPUGeneratorImpl>(3);
-  const auto kool = make_problem("cvrp", {"unit", "kool", ""})->generate(50, 400, gen);
+  const auto kool = make_problem("cvrp", test::options("unit", "kool", ""))->generate(50, 400, gen);
   EXPECT_TRUE((kool.at("capacity") == 50).all().item<bool>());  // kept at 50 as n grows
   const auto d = kool.at("demand");
   EXPECT_TRUE(torch::equal(d, d.round()));
   EXPECT_EQ(d.min().item<float>(), 1);
   EXPECT_EQ(d.max().item<float>(), 9);
-  const auto eie = make_problem("cvrp", {"unit", "eie", "15"})->generate(50, 400, gen);
+  const auto eie = make_problem("cvrp", test::options("unit", "eie", "15"))->generate(50, 400, gen);
   EXPECT_TRUE((eie.at("capacity") == 15).all().item<bool>());
   EXPECT_GT(eie.at("demand").min().item<float>(), 0);
   EXPECT_LT(eie.at("demand").max().item<float>(), 1);
-  EXPECT_TRUE((make_problem("cvrp", {"unit", "eie", ""})->generate(2, 5, gen).at("capacity") == 10)
-                  .all()
-                  .item<bool>());
   EXPECT_TRUE(
-      (make_problem("cvrp", {"unit", "kool", "kool"})->generate(2, 20, gen).at("capacity") == 30)
+      (make_problem("cvrp", test::options("unit", "eie", ""))->generate(2, 5, gen).at("capacity") ==
+       10)
           .all()
           .item<bool>());
-  EXPECT_THROW((void)make_problem("cvrp", {"unit", "poisson", ""}), std::invalid_argument);
-  EXPECT_THROW((void)make_problem("cvrp", {"unit", "kool", "-3"}), std::invalid_argument);
+  EXPECT_TRUE((make_problem("cvrp", test::options("unit", "kool", "kool"))
+                   ->generate(2, 20, gen)
+                   .at("capacity") == 30)
+                  .all()
+                  .item<bool>());
+  EXPECT_THROW((void)make_problem("cvrp", test::options("unit", "poisson", "")),
+               std::invalid_argument);
+  EXPECT_THROW((void)make_problem("cvrp", test::options("unit", "kool", "-3")),
+               std::invalid_argument);
 }
 
 TEST(CvrpEnvironment, KoolMaskingRules) {
@@ -133,7 +138,7 @@ class CvrpDecodings : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(CvrpDecodings, FeasibleAndCostRecomputedForBothProtocols) {
   for (const auto* protocol : {"kool", "eie"}) {
-    const auto problem = make_problem("cvrp", {"unit", protocol, ""});
+    const auto problem = make_problem("cvrp", test::options("unit", protocol, ""));
     auto agent = make_agent(problem, NetworkOptions{}, 20);
     auto gen = at::make_generator<at::CPUGeneratorImpl>(5);
     const auto instances = problem->generate(10, 23, gen);

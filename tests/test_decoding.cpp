@@ -5,6 +5,7 @@
 #include "decode/strategies.h"
 #include "policy_registry.h"
 #include "problem_registry.h"
+#include "test_support.h"
 #include "tsp/environment.h"
 
 namespace eie {
@@ -14,7 +15,7 @@ class Decodings : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(Decodings, FeasibleAndCostRecomputed) {
   for (const auto* domain : {"unit", "symmetric"}) {
-    const auto problem = make_problem("tsp", {domain, "kool", ""});
+    const auto problem = make_problem("tsp", test::options(domain, "kool", ""));
     auto agent = make_agent(problem, NetworkOptions{}, 20);
     auto gen = at::make_generator<at::CPUGeneratorImpl>(5);
     const auto instances = problem->generate(10, 23, gen);
@@ -38,6 +39,26 @@ TEST(Decoding, FeasibleUnderEveryScalePolicy) {
       agent->set_attention({make_scale_policy(name), scope});
       const auto solutions = solve(*agent, instances, parse_decoding("greedy"), 3, gen);
       EXPECT_NO_THROW((void)problem->check(instances, solutions.actions)) << name;
+    }
+  }
+}
+
+TEST(Decoding, ParallelChunksGiveTheSameSolutionsAsOneThread) {
+  for (const auto* name : {"tsp", "cvrp"}) {
+    const auto problem = make_problem(name);
+    auto agent = make_agent(problem, NetworkOptions{}, 20);
+    auto gen = at::make_generator<at::CPUGeneratorImpl>(9);
+    const auto instances = problem->generate(13, 17, gen);
+    for (const auto* decoding : {"greedy", "sample:3"}) {
+      std::vector<Solutions> runs;
+      for (const int threads : {1, 2}) {
+        torch::set_num_threads(threads);
+        auto g = at::make_generator<at::CPUGeneratorImpl>(4);
+        runs.push_back(solve(*agent, instances, parse_decoding(decoding), 3, g));
+      }
+      torch::set_num_threads(1);
+      EXPECT_TRUE(torch::equal(runs[0].actions, runs[1].actions)) << name << " " << decoding;
+      EXPECT_TRUE(torch::equal(runs[0].cost, runs[1].cost)) << name << " " << decoding;
     }
   }
 }

@@ -74,8 +74,9 @@ TEST(H5File, CorruptFileIsRejected) {
 TEST(Dataset, RoundTripAndEmptyRejected) {
   const auto dir = test::scratch_dir("dataset");
   auto gen = at::make_generator<at::CPUGeneratorImpl>(3);
-  Dataset ds{
-      "tsp", {{"domain", "symmetric"}}, make_problem("tsp", {"symmetric", "kool", ""})->generate(4, 10, gen)};
+  Dataset ds{"tsp",
+             {{"domain", "symmetric"}},
+             make_problem("tsp", test::options("symmetric", "kool", ""))->generate(4, 10, gen)};
   write_dataset(dir / "d.h5", ds);
   const auto back = read_dataset(dir / "d.h5");
   EXPECT_EQ(back.problem, "tsp");

@@ -3,6 +3,8 @@
 #include <filesystem>
 #include <string>
 
+#include "problem_registry.h"
+
 namespace eie::test {
 
 // ../shared beside the project (golden data and public instances); tests that
@@ -14,6 +16,14 @@ inline bool has_shared() { return std::filesystem::is_directory(shared_dir() / "
   if (!::eie::test::has_shared())                     \
   GTEST_SKIP() << "../shared is absent: golden data " \
                   "and public instances not available"
+
+// Problem options without listing every field.
+inline ProblemOptions options(std::string domain, std::string protocol = "",
+                              std::string capacity = "") {
+  ProblemOptions o;
+  o.domain = std::move(domain), o.protocol = std::move(protocol), o.capacity = std::move(capacity);
+  return o;
+}
 
 // A fresh empty directory for one test's files.
 std::filesystem::path scratch_dir(const std::string& name);

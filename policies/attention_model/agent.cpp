@@ -1,8 +1,6 @@
 #include "attention_model/agent.h"
 
-#include <cmath>
-
-#include "nn/encoder.h"
+#include "encoder_agent.h"
 #include "nn/module_state.h"
 
 namespace eie::policy {
@@ -12,12 +10,7 @@ AttentionAgent::AttentionAgent(std::shared_ptr<const RoutingProblem> problem,
     : problem_(std::move(problem)), model_(options), train_n_(train_n) {}
 
 AttentionPlan AttentionAgent::plan(int64_t n) const {
-  const auto& enc = model_->options().encoder;
-  const ScaleQuery query{n, enc.embed_dim / enc.heads, train_n_};
-  if (attention_.policy)
-    return plan_attention(*attention_.policy, attention_.scope, query, enc.layers);
-  const AttentionSetting trained{1.0 / std::sqrt(static_cast<double>(query.head_dim)), 0};
-  return AttentionPlan{std::vector<AttentionSetting>(enc.layers, trained), trained};
+  return encoder_plan(attention_, model_->options().encoder, train_n_, n);
 }
 
 torch::Tensor AttentionAgent::embed(const Instances& instances) {
@@ -42,16 +35,7 @@ std::unique_ptr<Agent> AttentionAgent::clone() const {
 
 std::map<std::string, h5::Attribute> AttentionAgent::spec() const {
   const auto& o = model_->options();
-  return {{"problem", problem_->name()},
-          {"policy", std::string("attention_model")},
-          {"embed_dim", o.encoder.embed_dim},
-          {"heads", o.encoder.heads},
-          {"encoder_layers", o.encoder.layers},
-          {"ff_hidden", o.encoder.ff_hidden},
-          {"normalization", nn::to_string(o.encoder.normalization)},
-          {"tanh_clip", o.tanh_clip},
-          {"train_n", train_n_},
-          {"trained_scale", std::string("sqrt")}};
+  return encoder_spec(problem_->name(), "attention_model", o.encoder, o.tanh_clip, train_n_);
 }
 
 }  // namespace eie::policy

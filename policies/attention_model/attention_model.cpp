@@ -3,6 +3,8 @@
 #include <cmath>
 #include <limits>
 
+#include "nn/glimpse.h"
+
 namespace eie::policy {
 
 namespace {
@@ -21,9 +23,8 @@ class AttentionDecoder final : public StepPolicy {
                    const torch::Tensor& embeddings, AttentionSetting glimpse)
       : model_(model), env_(env), glimpse_(glimpse) {
     const auto& o = model.options();
-    const int64_t B = embeddings.size(0), n = embeddings.size(1), E = o.encoder.embed_dim;
+    const int64_t E = o.encoder.embed_dim;
     heads_ = o.encoder.heads;
-    const int64_t d = E / heads_;
     const auto& W = model.project_step_context->weight;  // [E, k*E + s]
     fixed_context_ = model.project_fixed_context(embeddings.mean(1));
     if (o.placeholder) placeholder_context_ = torch::mv(W, model.W_placeholder);  // [E]
@@ -31,17 +32,14 @@ class AttentionDecoder final : public StepPolicy {
       slot_context_.push_back(torch::matmul(embeddings, W.slice(1, slot * E, (slot + 1) * E).t()));
     }
     scalar_weight_ = W.slice(1, o.context_nodes * E);  // [E, s]
-    // Keys and values with the node axis last: the per-step reductions then run
-    // over a middle axis, vectorised along the nodes, and softmax is contiguous.
     const auto projected = model.project_node_embeddings(embeddings).chunk(3, -1);
-    glimpse_keys_ = projected[0].view({B, n, heads_, d}).permute({0, 2, 3, 1}).contiguous();
-    glimpse_values_ = projected[1].view({B, n, heads_, d}).permute({0, 2, 3, 1}).contiguous();
+    glimpse_memory_ = nn::glimpse_memory(projected[0], projected[1], heads_);
     logit_keys_ = projected[2].transpose(1, 2).contiguous();  // [B, E, n]
   }
 
   torch::Tensor log_probs(const torch::Tensor& feasible) override {
     const auto& o = model_.options();
-    const int64_t B = fixed_context_.size(0), E = o.encoder.embed_dim, d = E / heads_;
+    const int64_t B = fixed_context_.size(0), E = o.encoder.embed_dim;
     const auto ctx = env_.context();
     auto query = fixed_context_;  // [B, E]
     if (ctx.placeholder) {
@@ -57,12 +55,8 @@ class AttentionDecoder final : public StepPolicy {
     const float minus_inf = -std::numeric_limits<float>::infinity();
 
     // Glimpse: every head attends over the feasible nodes.
-    const auto q = query.view({B, heads_, d, 1}) * glimpse_.scale;
-    auto scores = (glimpse_keys_ * q).sum(2);  // [B, M, n]
-    scores = scores.masked_fill(infeasible.unsqueeze(1), minus_inf);
-    const auto weights = torch::softmax(scores, -1).unsqueeze(2);  // [B, M, 1, n]
-    const auto glimpse = (glimpse_values_ * weights).sum(-1);      // [B, M, d]
-    const auto refined = model_.project_out(glimpse.view({B, E}));
+    const auto refined =
+        model_.project_out(nn::glimpse(glimpse_memory_, query, infeasible, glimpse_.scale));
 
     // Pointer: single head scaled by 1/sqrt(E) (never rescaled), tanh clipping.
     auto logits = (logit_keys_ * refined.unsqueeze(2)).sum(1) / std::sqrt(static_cast<double>(E));
@@ -79,8 +73,7 @@ class AttentionDecoder final : public StepPolicy {
   torch::Tensor placeholder_context_;        // [E] projected placeholder (TSP, first step)
   std::vector<torch::Tensor> slot_context_;  // per context slot: [B, n', E] projected nodes
   torch::Tensor scalar_weight_;              // [E, s] projection of the context scalars
-  torch::Tensor glimpse_keys_;               // [B, M, d, n']
-  torch::Tensor glimpse_values_;             // [B, M, d, n']
+  nn::GlimpseMemory glimpse_memory_;         // glimpse keys and values
   torch::Tensor logit_keys_;                 // [B, E, n']
 };
 

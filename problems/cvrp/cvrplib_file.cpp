@@ -41,8 +41,8 @@ Instances CvrplibFile::instances() const {
                     {"capacity", torch::full({1}, d.capacity, torch::kFloat)}});
 }
 
-double CvrplibFile::cost(const torch::Tensor& actions) const {
-  return static_cast<double>(cvrplib_length(instance_.data, routes_of(actions)));
+std::map<std::string, double> CvrplibFile::measures(const torch::Tensor& actions) const {
+  return {{"cost", static_cast<double>(cvrplib_length(instance_.data, routes_of(actions)))}};
 }
 
 void CvrplibFile::write_solution(const std::filesystem::path& path,

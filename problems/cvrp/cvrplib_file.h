@@ -14,7 +14,7 @@ class CvrplibFile final : public InstanceFile {
   [[nodiscard]] std::vector<std::string> notes() const override { return instance_.notes; }
   [[nodiscard]] std::shared_ptr<const Problem> problem() const override;
   [[nodiscard]] Instances instances() const override;
-  [[nodiscard]] double cost(const torch::Tensor& actions) const override;
+  [[nodiscard]] std::map<std::string, double> measures(const torch::Tensor& actions) const override;
   void write_solution(const std::filesystem::path& path,
                       const torch::Tensor& actions) const override;
 

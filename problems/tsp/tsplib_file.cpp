@@ -26,8 +26,8 @@ Tour TsplibFile::tour_of(const torch::Tensor& actions) const {
   return Tour(a.data_ptr<int64_t>(), a.data_ptr<int64_t>() + a.numel());
 }
 
-double TsplibFile::cost(const torch::Tensor& actions) const {
-  return static_cast<double>(tsplib_length(instance_, tour_of(actions)));
+std::map<std::string, double> TsplibFile::measures(const torch::Tensor& actions) const {
+  return {{"cost", static_cast<double>(tsplib_length(instance_, tour_of(actions)))}};
 }
 
 void TsplibFile::write_solution(const std::filesystem::path& path,

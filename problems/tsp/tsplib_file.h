@@ -12,7 +12,7 @@ class TsplibFile final : public InstanceFile {
   [[nodiscard]] std::string name() const override { return instance_.name; }
   [[nodiscard]] std::shared_ptr<const Problem> problem() const override;
   [[nodiscard]] Instances instances() const override;
-  [[nodiscard]] double cost(const torch::Tensor& actions) const override;
+  [[nodiscard]] std::map<std::string, double> measures(const torch::Tensor& actions) const override;
   void write_solution(const std::filesystem::path& path,
                       const torch::Tensor& actions) const override;
 

@@ -52,10 +52,10 @@ BenchConfig read_bench_config(const std::filesystem::path& path) {
     throw std::invalid_argument(path.string() + ":" + std::to_string(e.source().begin.line) + ": " +
                                 std::string(e.description()));
   }
-  static const std::set<std::string> known = {"name",       "problem", "domain",    "protocol",
-                                              "capacities", "sizes",   "instances", "seeds",
-                                              "models",     "scales",  "scale_at",  "decodes",
-                                              "methods",    "improve", "batch",     "reference"};
+  static const std::set<std::string> known = {
+      "name",    "problem",   "domain",  "protocol", "bases",    "capacities",
+      "sizes",   "instances", "seeds",   "models",   "scales",   "scale_at",
+      "decodes", "methods",   "improve", "batch",    "reference"};
   for (const auto& [key, node] : table) {
     if (!known.count(std::string(key.str()))) {
       throw std::invalid_argument(where(path, node) + ": unknown key '" + std::string(key.str()) +
@@ -68,6 +68,9 @@ BenchConfig read_bench_config(const std::filesystem::path& path) {
   c.domain = scalar<std::string>(path, table, "domain", c.domain);
   c.protocol = scalar<std::string>(path, table, "protocol", c.protocol);
   c.capacities = list<double>(path, table, "capacities", {});
+  c.bases = list<std::string>(path, table, "bases", {});
+  if (!c.capacities.empty() && !c.bases.empty())
+    throw std::invalid_argument(path.string() + ": 'capacities' and 'bases' exclude each other");
   for (const auto capacity : c.capacities) {
     if (!(capacity > 0)) throw std::invalid_argument(path.string() + ": capacities must be > 0");
   }

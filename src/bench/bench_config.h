@@ -5,8 +5,10 @@
 //   name = "tsp_extrapolation"         # results/tables/<name>.md and .csv
 //   problem = "tsp"
 //   domain = "unit"                    # tsp: unit or symmetric
-//   protocol = "kool"                  # cvrp demands: kool (U{1..9}) or eie (U(0,1))
+//   protocol = "kool"                  # cvrp: kool or eie; bpp3d: eie or attend2pack
 //   capacities = [10, 15, 20]          # cvrp: one block of rows per capacity (optional)
+//   bases = ["120x100", "140x110"]     # bpp3d: one block of rows per bin base (optional)
+//   bases = ["120x100", "140x110"]     # bpp3d: one block of rows per bin base (optional)
 //   sizes = [100, 200, 400, 800, 1600]
 //   instances = 128                    # per size and repetition
 //   seeds = [1]                        # instance seeds; repetitions = seeds x models
@@ -30,8 +32,9 @@ struct BenchConfig {
   std::string name;                         // table file stem
   std::string problem;                      // "tsp"
   std::string domain = "unit";              // coordinates of generated instances
-  std::string protocol = "kool";            // cvrp demand law
+  std::string protocol;                     // cvrp demand law, bpp3d side law; "" = default
   std::vector<double> capacities;           // cvrp capacities (rows per capacity); empty: default
+  std::vector<std::string> bases;           // bpp3d bases "LxW" (rows per base); empty: default
   std::vector<int64_t> sizes;               // columns
   int64_t instances = 128;                  // per size and repetition
   std::vector<int64_t> seeds{1};            // instance seeds

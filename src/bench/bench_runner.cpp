@@ -66,7 +66,8 @@ std::pair<double, double> summary(const BenchCell& cell) {
 int64_t bench_workload(const BenchConfig& c) {
   const int64_t policy_rows =
       static_cast<int64_t>(c.models.size() * c.scales.size() * c.decodes.size());
-  const int64_t blocks = static_cast<int64_t>(std::max<size_t>(1, c.capacities.size()));
+  const int64_t blocks =
+      static_cast<int64_t>(std::max({size_t{1}, c.capacities.size(), c.bases.size()}));
   const int64_t rows = blocks * (policy_rows + static_cast<int64_t>(c.methods.size()));
   return rows * static_cast<int64_t>(c.sizes.size() * c.seeds.size()) * c.instances;
 }
@@ -76,17 +77,21 @@ BenchResult run_bench(const BenchConfig& c, uint64_t seed_offset,
   // One problem per capacity block (a single block without capacities).
   std::vector<std::shared_ptr<const Problem>> problems;
   std::vector<std::string> blocks;  // row-name prefixes, empty for a single block
-  for (size_t k = 0; k < std::max<size_t>(1, c.capacities.size()); ++k) {
+  const size_t block_count = std::max({size_t{1}, c.capacities.size(), c.bases.size()});
+  for (size_t k = 0; k < block_count; ++k) {
     ProblemOptions options;
     options.domain = c.domain;
     options.protocol = c.protocol;
+    std::string label;
     if (!c.capacities.empty()) {
       char text[32];
       std::snprintf(text, sizeof text, "%g", c.capacities[k]);
       options.capacity = text;
+      label = "C=" + options.capacity + " ";
     }
+    if (!c.bases.empty()) options.base = c.bases[k], label = c.bases[k] + " ";
     problems.push_back(make_problem(c.problem, options));
-    blocks.push_back(c.capacities.size() > 1 ? "C=" + options.capacity + " " : "");
+    blocks.push_back(block_count > 1 ? label : "");
   }
   const auto& problem = problems.front();  // instances carry their capacity: any block decodes them
   const auto scope = parse_scale_scope(c.scale_at);
@@ -166,6 +171,7 @@ BenchResult run_bench(const BenchConfig& c, uint64_t seed_offset,
 void write_bench_tables(const BenchConfig& c, const BenchResult& r, const std::string& command,
                         const std::filesystem::path& dir) {
   std::filesystem::create_directories(dir);
+  const auto objective = make_problem(c.problem)->objective();
   std::ostringstream md, csv;
   const int64_t repetitions =
       static_cast<int64_t>(c.seeds.size() * std::max<size_t>(1, c.models.size()));
@@ -177,7 +183,8 @@ void write_bench_tables(const BenchConfig& c, const BenchResult& r, const std::s
   md << "; models:";
   for (const auto& m : c.models) md << " `" << m << "`";
   md << "; scale applied to " << (c.scale_at == "all" ? "encoder and glimpse" : "encoder") << ".\n"
-     << "Cells: mean cost (std " << (repetitions > 1 ? "over repetitions" : "over instances")
+     << "Cells: mean " << objective.name << " (std "
+     << (repetitions > 1 ? "over repetitions" : "over instances")
      << "); costs recomputed independently of the decoder.\n\n| policy |";
   for (const auto n : c.sizes) md << " n=" << n << " |";
   md << "\n|---|";
@@ -193,7 +200,8 @@ void write_bench_tables(const BenchConfig& c, const BenchResult& r, const std::s
       const auto ref = r.reference.find(n);
       const double gap = ref == r.reference.end() ? NAN : 100 * (mean - ref->second) / ref->second;
       char text[96];
-      std::snprintf(text, sizeof text, " %.3f (%.3f)", mean, spread);
+      std::snprintf(text, sizeof text, objective.negated ? " %.4f (%.4f)" : " %.3f (%.3f)",
+                    objective.shown(mean), spread);
       md << text;
       if (!std::isnan(gap)) {
         std::snprintf(text, sizeof text, " %+.2f%%", gap);
@@ -201,7 +209,7 @@ void write_bench_tables(const BenchConfig& c, const BenchResult& r, const std::s
       }
       md << " |";
       const double per_instance = cell.seconds / static_cast<double>(cell.costs.size());
-      csv << row << ',' << n << ',' << mean << ',' << spread << ','
+      csv << row << ',' << n << ',' << objective.shown(mean) << ',' << spread << ','
           << (std::isnan(gap) ? std::string() : std::to_string(gap)) << ',' << per_instance << ','
           << cell.repetition_means.size() << ',' << cell.costs.size() << '\n';
       if (!best.count(n) || mean < best[n].first) best[n] = {mean, row};

@@ -7,7 +7,7 @@ namespace eie::cli {
 
 int run_gen(int argc, char** argv) {
   cxxopts::Options options("eie gen", "Generate a dataset of random instances (HDF5)");
-  options.add_options()("n,size", "instance size (cities; customers without the depot)",
+  options.add_options()("n,size", "instance size (cities; customers without the depot; boxes)",
                         cxxopts::value<int64_t>()->default_value("100"))(
       "count", "number of instances", cxxopts::value<int64_t>()->default_value("1000"))(
       "out", "dataset file to write", cxxopts::value<std::string>());
@@ -22,7 +22,8 @@ int run_gen(int argc, char** argv) {
   dataset.problem = problem_name(args);
   const auto problem = make_problem(dataset.problem, chosen);
   if (dataset.problem == "tsp") dataset.options["domain"] = chosen.domain;
-  if (dataset.problem == "cvrp") dataset.options["protocol"] = chosen.protocol;
+  if (dataset.problem == "cvrp")
+    dataset.options["protocol"] = chosen.protocol.empty() ? "kool" : chosen.protocol;
   auto generator = at::make_generator<at::CPUGeneratorImpl>(common.seed);
   dataset.instances =
       problem->generate(at_least(args, "count", 1), at_least(args, "size", 1), generator);

@@ -75,13 +75,14 @@ torch::Tensor solve_with_policy(const cxxopts::ParseResult& args, Agent& agent, 
 
 int run_solve(int argc, char** argv) {
   cxxopts::Options options("eie solve",
-                           "Solve an instance file (.tsp, .vrp) or a dataset (--dataset)");
+                           "Solve an instance file (.tsp, .vrp, .bpp) or a dataset (--dataset)");
   options.add_options()("file", "instance file", cxxopts::value<std::string>())(
       "dataset", "HDF5 dataset (eie gen)", cxxopts::value<std::string>())(
       "model", "model file (default: the shipped model of the problem)",
-      cxxopts::value<std::string>())(
-      "method", "am (attention policy), or classical: nn, farthest (tsp); savings (cvrp)",
-      cxxopts::value<std::string>()->default_value("am"))(
+      cxxopts::value<std::string>())("method",
+                                     "am (the learned policy), or classical: nn, farthest (tsp); "
+                                     "savings (cvrp); heightmap (bpp3d)",
+                                     cxxopts::value<std::string>()->default_value("am"))(
       "decode", "greedy, sample:K or aug8", cxxopts::value<std::string>()->default_value("greedy"))(
       "improve", "local search after any method: 2opt (tsp), local (cvrp)",
       cxxopts::value<std::string>())("scale",
@@ -91,8 +92,8 @@ int run_solve(int argc, char** argv) {
       cxxopts::value<std::string>()->default_value("all"))(
       "batch", "instances decoded together", cxxopts::value<int64_t>()->default_value("64"))(
       "optimum", "known optimal cost: prints the gap", cxxopts::value<double>())(
-      "out", "solution file for an instance file (.tour, .sol)", cxxopts::value<std::string>())(
-      "json", "print one JSON object");
+      "out", "solution file for an instance file (.tour, .sol, placements)",
+      cxxopts::value<std::string>())("json", "print one JSON object");
   options.parse_positional({"file"});
   options.positional_help("[FILE]");
   add_common_flags(options);
@@ -117,30 +118,45 @@ int run_solve(int argc, char** argv) {
 
   nlohmann::json report;
   if (input.file) {
-    const double cost = input.file->cost(actions[0]);
-    report["cost"] = cost;
+    for (const auto& [name, value] : input.file->measures(actions[0])) report[name] = value;
     if (args.count("optimum")) {
+      if (!report.contains("cost"))
+        throw std::invalid_argument("--optimum: this problem has no cost");
       const double optimum = positive(args, "optimum");
-      report["gap"] = 100.0 * (cost - optimum) / optimum;
+      report["gap"] = 100.0 * (report["cost"].get<double>() - optimum) / optimum;
     }
     report["seconds"] = seconds;
     if (args.count("out")) input.file->write_solution(args["out"].as<std::string>(), actions[0]);
   } else {
-    report["mean_cost"] = costs.mean().item<double>();
-    report["std_cost"] = costs.numel() > 1 ? costs.std().item<double>() : 0.0;
+    for (const auto& [name, values] : input.problem->measures(input.instances, costs)) {
+      report["mean_" + name] = values.mean().item<double>();
+      report["std_" + name] = values.numel() > 1 ? values.std().item<double>() : 0.0;
+    }
     report["count"] = costs.numel();
     report["seconds_per_instance"] = seconds / static_cast<double>(costs.numel());
   }
   if (args.count("json")) {
     std::printf("%s\n", report.dump().c_str());
-  } else if (input.file) {
-    std::printf("%s: cost %.0f", input.file->name().c_str(), report["cost"].get<double>());
-    if (report.contains("gap")) std::printf("  gap %.2f%%", report["gap"].get<double>());
+    return 0;
+  }
+  if (input.file) {
+    std::printf("%s:", input.file->name().c_str());
+    for (const auto& [name, value] : report.items()) {
+      if (name == "gap")
+        std::printf("  gap %.2f%%", value.get<double>());
+      else if (name != "seconds")
+        std::printf("  %s %.6g", name.c_str(), value.get<double>());
+    }
     std::printf("  time %.2f s\n", seconds);
   } else {
-    std::printf("%lld instances: mean cost %.4f (std %.4f), %.4f s per instance\n",
-                static_cast<long long>(costs.numel()), report["mean_cost"].get<double>(),
-                report["std_cost"].get<double>(), report["seconds_per_instance"].get<double>());
+    std::printf("%lld instances:", static_cast<long long>(costs.numel()));
+    for (const auto& [name, value] : report.items()) {
+      if (name.rfind("mean_", 0) == 0) {
+        std::printf("  %s %.4f (std %.4f)", name.substr(5).c_str(), value.get<double>(),
+                    report["std_" + name.substr(5)].get<double>());
+      }
+    }
+    std::printf(", %.4f s per instance\n", report["seconds_per_instance"].get<double>());
   }
   return 0;
 }

@@ -76,14 +76,18 @@ double positive(const cxxopts::ParseResult& r, const std::string& flag) {
 }
 
 void add_problem_flags(cxxopts::Options& options) {
-  options.add_options("problem")("problem", "tsp or cvrp",
+  options.add_options("problem")("problem", "tsp, cvrp or bpp3d",
                                  cxxopts::value<std::string>()->default_value("tsp"))(
       "domain", "tsp coordinates: unit ([0,1]^2) or symmetric ([-1,1]^2)",
       cxxopts::value<std::string>()->default_value("unit"))(
-      "protocol", "cvrp demands: kool (U{1..9}) or eie (U(0,1))",
-      cxxopts::value<std::string>()->default_value("kool"))(
+      "protocol",
+      "cvrp demands: kool (U{1..9}, default) or eie (U(0,1)); bpp3d sides: eie (U{10..50}, "
+      "default) or attend2pack (U{20..80} on 100x100)",
+      cxxopts::value<std::string>()->default_value(""))(
       "capacity",
       "cvrp capacity: a number, or kool (20/30/40/50 by n); default 50 (kool), 10 (eie)",
+      cxxopts::value<std::string>()->default_value(""))(
+      "base", "bpp3d bin base LxW (default 120x100; the paper also uses 140x110, 160x120)",
       cxxopts::value<std::string>()->default_value(""));
 }
 
@@ -94,6 +98,7 @@ ProblemOptions problem_options(const cxxopts::ParseResult& r) {
   options.domain = r["domain"].as<std::string>();
   options.protocol = r["protocol"].as<std::string>();
   options.capacity = r["capacity"].as<std::string>();
+  options.base = r["base"].as<std::string>();
   return options;
 }
 

@@ -2,6 +2,7 @@
 
 #include <torch/torch.h>
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -11,12 +12,21 @@
 
 namespace eie {
 
+// What users read for a solution: the cost itself (lower is better), or minus
+// the cost under another name for problems that maximise (e.g. a load rate).
+struct Objective {
+  std::string name;  // "cost", "load_rate", ...
+  bool negated;      // value shown = -cost
+  [[nodiscard]] double shown(double cost) const { return negated ? -cost : cost; }
+};
+
 // A combinatorial problem: instances, their generator, environments and an
 // independent check of finished solutions. Nothing of networks.
 class Problem {
  public:
   virtual ~Problem() = default;
   [[nodiscard]] virtual std::string name() const = 0;
+  [[nodiscard]] virtual Objective objective() const { return {"cost", false}; }
   // Fresh instances of size n, drawn from `generator`.
   [[nodiscard]] virtual Instances generate(int64_t count, int64_t n,
                                            torch::Generator& generator) const = 0;
@@ -28,6 +38,11 @@ class Problem {
   // infeasible, otherwise returns the costs [B] (float64).
   [[nodiscard]] virtual torch::Tensor check(const Instances& instances,
                                             const torch::Tensor& actions) const = 0;
+  // Per-instance values users read, from checked costs [B] (float64).
+  [[nodiscard]] virtual std::map<std::string, torch::Tensor> measures(
+      const Instances& /*instances*/, const torch::Tensor& costs) const {
+    return {{"cost", costs}};
+  }
   // The instance under cost-preserving transformations, the identity first (for aug8).
   [[nodiscard]] virtual std::vector<Instances> symmetries(const Instances& instances) const = 0;
   // Classical construction heuristic `method`: actions [B, T] in the decode loop's form.

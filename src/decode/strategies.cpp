@@ -1,5 +1,7 @@
 #include "decode/strategies.h"
 
+#include <exception>
+#include <mutex>
 #include <stdexcept>
 
 #include "util/parse.h"
@@ -80,16 +82,37 @@ Solutions solve_chunk(Agent& agent, const Instances& chunk, const Decoding& deco
 Solutions solve(Agent& agent, const Instances& instances, const Decoding& decoding, int64_t chunk,
                 torch::Generator& generator, const std::function<void(int64_t)>& on_chunk) {
   if (instances.count() == 0) throw std::invalid_argument("no instances to solve");
-  c10::InferenceMode inference;  // no autograd bookkeeping at all (faster small ops)
   const bool was_training = agent.network().is_training();
   agent.network().eval();
-  std::vector<Solutions> parts;
-  for (int64_t begin = 0; begin < instances.count(); begin += chunk) {
-    const auto end = std::min(begin + chunk, instances.count());
-    parts.push_back(solve_chunk(agent, instances.slice(begin, end), decoding, generator));
-    if (on_chunk) on_chunk(end - begin);
+  const int64_t chunks = (instances.count() + chunk - 1) / chunk;
+  // One generator per chunk, seeded in order: samples do not depend on the thread count.
+  std::vector<torch::Generator> generators;
+  for (int64_t k = 0; k < chunks; ++k) {
+    generators.push_back(at::make_generator<at::CPUGeneratorImpl>(
+        generator.get<at::CPUGeneratorImpl>()->random64()));
+  }
+  // Chunks decode in parallel, one thread each: a decode step is many small ops
+  // that intra-op threads barely speed up. Inside an OpenMP region ATen and
+  // OpenBLAS run every op on the calling thread.
+  std::vector<Solutions> parts(chunks);
+  std::exception_ptr failure;
+  std::mutex report;
+  const int threads = agent.network().parameters().front().is_cuda() ? 1 : torch::get_num_threads();
+#pragma omp parallel for schedule(dynamic) num_threads(threads) if (chunks > 1)
+  for (int64_t k = 0; k < chunks; ++k) {
+    try {
+      c10::InferenceMode inference;  // thread-local: no autograd bookkeeping at all
+      const auto begin = k * chunk, end = std::min(begin + chunk, instances.count());
+      parts[k] = solve_chunk(agent, instances.slice(begin, end), decoding, generators[k]);
+      const std::lock_guard<std::mutex> lock(report);
+      if (on_chunk) on_chunk(end - begin);
+    } catch (...) {
+      const std::lock_guard<std::mutex> lock(report);
+      if (!failure) failure = std::current_exception();
+    }
   }
   agent.network().train(was_training);
+  if (failure) std::rethrow_exception(failure);
   const auto [actions, costs] = unzip(parts);
   return {torch::cat(actions, 0), torch::cat(costs, 0)};
 }

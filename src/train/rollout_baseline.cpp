@@ -6,7 +6,7 @@
 namespace eie {
 
 namespace {
-constexpr int64_t kEvalChunk = 1024;
+constexpr int64_t kEvalChunk = 256;  // several chunks: solve() decodes them in parallel
 
 std::vector<double> greedy_costs(Agent& agent, const Instances& instances) {
   torch::Generator unused = at::make_generator<at::CPUGeneratorImpl>(0);
@@ -29,8 +29,10 @@ void RolloutBaseline::prepare_eval_set() {
 }
 
 torch::Tensor RolloutBaseline::costs(const Instances& batch) {
-  c10::InferenceMode inference;
-  return agent_->rollout(batch, Selection::greedy, std::nullopt).cost;
+  // One chunk per thread: solve() decodes them in parallel.
+  const int64_t threads = torch::get_num_threads();
+  torch::Generator unused = at::make_generator<at::CPUGeneratorImpl>(0);
+  return solve(*agent_, batch, Decoding{}, (batch.count() + threads - 1) / threads, unused).cost;
 }
 
 RolloutBaseline::Verdict RolloutBaseline::update(const Agent& candidate) {

@@ -169,7 +169,7 @@ void train(Agent& agent, const TrainerOptions& o) {
         o.steps;
     const auto verdict = baseline.update(agent);
     const double val_cost =
-        solve(agent, val_set, Decoding{}, 1024, generator).cost.mean().item<double>();
+        solve(agent, val_set, Decoding{}, 256, generator).cost.mean().item<double>();
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     char row[256];

@@ -1,0 +1,36 @@
+#pragma once
+
+#include <memory>
+
+#include "attend2pack/attend2pack.h"
+#include "bpp3d/problem.h"
+#include "decode/agent.h"
+
+namespace eie::policy {
+
+// The attend2pack network paired with the 3D packing problem.
+class Attend2PackAgent final : public Agent {
+ public:
+  // train_n: the number of boxes the network is (or will be) trained on.
+  Attend2PackAgent(std::shared_ptr<const bpp3d::Bpp3dProblem> problem,
+                   const Attend2PackOptions& options, int64_t train_n);
+
+  [[nodiscard]] const Problem& problem() const override { return *problem_; }
+  [[nodiscard]] Trajectory rollout(const Instances& instances, Selection selection,
+                                   std::optional<torch::Generator> generator) override;
+  [[nodiscard]] torch::nn::Module& network() override { return *model_; }
+  [[nodiscard]] std::unique_ptr<Agent> clone() const override;
+  [[nodiscard]] std::map<std::string, h5::Attribute> spec() const override;
+  void set_attention(const AttentionConfig& config) override { attention_ = config; }
+
+  // Box embeddings [B, n, E] under the current attention config.
+  [[nodiscard]] torch::Tensor embed(const Instances& instances);
+
+ private:
+  std::shared_ptr<const bpp3d::Bpp3dProblem> problem_;  // environments and checks
+  Attend2Pack model_;                                   // the network
+  int64_t train_n_;                                     // N of the scale policies
+  AttentionConfig attention_;                           // inference-time scaling
+};
+
+}  // namespace eie::policy

@@ -1,0 +1,25 @@
+#pragma once
+
+#include "bpp3d/box.h"
+#include "instance_files.h"
+
+namespace eie::bpp3d {
+
+// A .bpp file as an InstanceFile; solutions are placements files (bpp_file.h).
+class BppInstanceFile final : public InstanceFile {
+ public:
+  BppInstanceFile(BppData data, std::string name);
+  [[nodiscard]] std::string name() const override { return name_; }
+  [[nodiscard]] std::shared_ptr<const Problem> problem() const override;
+  [[nodiscard]] Instances instances() const override;
+  // height and load_rate.
+  [[nodiscard]] std::map<std::string, double> measures(const torch::Tensor& actions) const override;
+  void write_solution(const std::filesystem::path& path,
+                      const torch::Tensor& actions) const override;
+
+ private:
+  BppData data_;      // as read
+  std::string name_;  // file stem
+};
+
+}  // namespace eie::bpp3d

@@ -1,0 +1,76 @@
+#pragma once
+
+#include <torch/torch.h>
+
+#include <vector>
+
+#include "bpp3d/box.h"
+#include "bpp3d/height_map.h"
+#include "bpp3d/packing.h"
+#include "decode/environment.h"
+
+namespace eie::bpp3d {
+
+// Batched packings under construction, two steps per box: choose a box and its
+// orientation (actions box * 6 + o), then its position (x * W + y, restricted to
+// bottom-left corner candidates). All instances share n and the bin base.
+// Per-instance work runs in parallel over the batch (OpenMP, no LibTorch calls
+// inside the region). Heights the policy reads are relative to the current
+// packed height H and divided by the instance's longest box side S, so they look
+// alike whether 10 or 1600 boxes are packed.
+class Bpp3dEnvironment final : public Environment {
+ public:
+  explicit Bpp3dEnvironment(std::vector<BppData> instances);
+
+  [[nodiscard]] torch::Tensor feasible() const override;
+  void step(const torch::Tensor& action) override;
+  [[nodiscard]] bool done() const override { return packed_count_ == n_; }
+  // [B] float32: minus the load rate (the objective is maximised).
+  [[nodiscard]] torch::Tensor cost() const override;
+
+  // The boxes the problem is sized by.
+  [[nodiscard]] int64_t size() const { return n_; }
+  [[nodiscard]] int length() const { return length_; }
+  [[nodiscard]] int width() const { return width_; }
+  // True when the next action chooses a box (else a position).
+  [[nodiscard]] bool choosing_box() const { return !box_chosen_; }
+  // [B, n, 3] box sides (l, w, h) / S.
+  [[nodiscard]] torch::Tensor box_features() const;
+  // [B, 4] while choosing a box: packed fraction, (mean height - H) / S,
+  // (lowest height - H) / S, fraction of the base at height H.
+  [[nodiscard]] torch::Tensor bin_features() const;
+  // [B] int64, the box chosen for the pending position step.
+  [[nodiscard]] torch::Tensor chosen_box() const;
+  // [B, 2, L, W] while choosing a position: (height - H) / S and (resting height of
+  // the chosen footprint - H) / S (0 where it does not fit), both clamped to >= -4.
+  [[nodiscard]] torch::Tensor height_maps() const;
+  // [B, 3, L, W] per position: (resting height - H) / S, how far the box would
+  // raise H / S, and the empty space it would cover per footprint cell / S.
+  [[nodiscard]] torch::Tensor position_features() const;
+  // Placements so far, per instance, in packing order.
+  [[nodiscard]] const std::vector<std::vector<Placement>>& placements() const {
+    return placements_;
+  }
+
+ private:
+  // Resting heights, candidates and features of each instance's chosen footprint.
+  void prepare_positions();
+
+  std::vector<BppData> instances_;                  // as given
+  std::vector<HeightMap> maps_;                     // per instance
+  std::vector<std::vector<uint8_t>> packed_;        // per instance and box
+  std::vector<std::vector<Placement>> placements_;  // per instance, in packing order
+  std::vector<float> scale_;                        // S per instance: longest box side
+  std::vector<int> chosen_box_;                     // per instance, valid while box_chosen_
+  std::vector<Extents> chosen_extents_;             // per instance, valid while box_chosen_
+  std::vector<int32_t> resting_;                    // [B, L, W] resting heights of the chosen box
+  std::vector<uint8_t> candidates_;                 // [B, L, W] position mask
+  std::vector<float> position_features_;            // [B, 3, L, W]
+  int64_t n_;                                       // boxes per instance
+  int length_;                                      // L (x extent of every base)
+  int width_;                                       // W (y extent)
+  int64_t packed_count_ = 0;                        // boxes placed per instance so far
+  bool box_chosen_ = false;                         // a position step is pending
+};
+
+}  // namespace eie::bpp3d

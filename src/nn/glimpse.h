@@ -1,0 +1,24 @@
+#pragma once
+
+#include <torch/torch.h>
+
+namespace eie::nn {
+
+// Keys and values of a decoder glimpse, precomputed once per encoded batch with
+// the node axis last: the per-step reductions then run over a middle axis,
+// vectorised along the nodes, and softmax is contiguous.
+struct GlimpseMemory {
+  torch::Tensor keys;    // [B, M, d, n]
+  torch::Tensor values;  // [B, M, d, n]
+};
+
+// From projected keys and values [B, n, E] split into `heads` heads.
+[[nodiscard]] GlimpseMemory glimpse_memory(const torch::Tensor& keys, const torch::Tensor& values,
+                                           int64_t heads);
+
+// Multi-head attention of one query per instance [B, E] over the nodes that are
+// not `masked` [B, n], with scores scale * q.k; returns the heads concatenated [B, E].
+[[nodiscard]] torch::Tensor glimpse(const GlimpseMemory& memory, const torch::Tensor& query,
+                                    const torch::Tensor& masked, double scale);
+
+}  // namespace eie::nn
