@@ -47,8 +47,7 @@ class Attend2PackDecoder final : public StepPolicy {
  private:
   torch::Tensor box_log_probs(const torch::Tensor& feasible) {
     const int64_t B = embeddings_.size(0), n = embeddings_.size(1), E = embeddings_.size(2);
-    const auto device = embeddings_.device();
-    const auto query = fixed_context_ + model_.project_bin(env_.bin_features().to(device));
+    const auto query = fixed_context_ + model_.project_bin(env_.bin_features().to(like()));
     const auto unpacked = feasible.view({B, n, bpp3d::kOrientations}).any(2);
     const auto refined =
         model_.project_out(nn::glimpse(memory_, query, unpacked.logical_not(), glimpse_.scale));
@@ -58,13 +57,14 @@ class Attend2PackDecoder final : public StepPolicy {
   }
 
   torch::Tensor position_log_probs(const torch::Tensor& feasible) {
-    const auto device = embeddings_.device();
     const int64_t B = embeddings_.size(0), L = env_.length(), W = env_.width();
-    auto features = torch::relu(model_.conv1(env_.height_maps().to(device)));
+    auto features = torch::relu(model_.conv1(env_.height_maps().to(like())));
     features = torch::relu(model_.conv2(features));
     features = torch::relu(model_.conv3(features));  // [B, 4, ceil(L/8), ceil(W/8)]
-    const auto box = embeddings_.gather(
-        1, env_.chosen_box().to(device).view({B, 1, 1}).expand({B, 1, embeddings_.size(2)}));
+    const auto box = embeddings_.gather(1, env_.chosen_box()
+                                               .to(embeddings_.device())
+                                               .view({B, 1, 1})
+                                               .expand({B, 1, embeddings_.size(2)}));
     features = features + model_.box_to_map(box.squeeze(1)).view({B, kChannels, 1, 1});
     const auto coarse = model_
                             .coarse_logit(torch::relu(features))  // [B, 1, L', W']
@@ -74,9 +74,12 @@ class Attend2PackDecoder final : public StepPolicy {
                             .slice(3, 0, W)
                             .reshape({B, L * W});
     const auto local = model_.position_logit(
-        env_.position_features().to(device).view({B, 3, L * W}).transpose(1, 2));
+        env_.position_features().to(like()).view({B, 3, L * W}).transpose(1, 2));
     return masked_log_softmax(coarse + local.squeeze(2), feasible, model_.options().tanh_clip);
   }
+
+  // Device and precision of the network, for the environment's float32 tensors.
+  [[nodiscard]] torch::TensorOptions like() const { return embeddings_.options(); }
 
   Attend2PackImpl& model_;              // the network (outlives the decoder)
   const bpp3d::Bpp3dEnvironment& env_;  // state of the packings
@@ -116,8 +119,7 @@ Attend2PackImpl::Attend2PackImpl(const Attend2PackOptions& options) : options_(o
 
 torch::Tensor Attend2PackImpl::encode(const bpp3d::Bpp3dEnvironment& env,
                                       const std::vector<AttentionSetting>& settings) {
-  const auto device = init_embed->weight.device();
-  return encoder(init_embed(env.box_features().to(device)), settings);
+  return encoder(init_embed(env.box_features().to(init_embed->weight.options())), settings);
 }
 
 std::unique_ptr<StepPolicy> Attend2PackImpl::start(const bpp3d::Bpp3dEnvironment& env,

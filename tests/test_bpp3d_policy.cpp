@@ -1,0 +1,158 @@
+// 3D packing through the attend2pack policy and the one decode loop: every
+// decoded packing passes the independent check (no height map), the
+// environment's load rate is the checked one, and permuting the boxes permutes
+// the decisions.
+#include <gtest/gtest.h>
+#include <torch/torch.h>
+
+#include "attend2pack/agent.h"
+#include "bpp3d/actions.h"
+#include "bpp3d/environment.h"
+#include "bpp3d/heuristic.h"
+#include "bpp3d/problem.h"
+#include "decode/strategies.h"
+#include "policy_registry.h"
+#include "problem_registry.h"
+
+namespace eie {
+namespace {
+
+std::shared_ptr<const Problem> packing(const std::string& base = "") {
+  ProblemOptions options;
+  options.base = base;
+  return make_problem("bpp3d", options);
+}
+
+class PackingDecodings : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(PackingDecodings, FeasibleAndLoadRateRecomputed) {
+  const auto problem = packing("60x50");
+  auto agent = make_agent(problem, NetworkOptions{}, 20);
+  auto gen = at::make_generator<at::CPUGeneratorImpl>(5);
+  const auto instances = problem->generate(6, 17, gen);
+  const auto solutions = solve(*agent, instances, parse_decoding(GetParam()), 4, gen);
+  const auto checked = problem->check(instances, solutions.actions);  // throws if infeasible
+  EXPECT_LT((checked - solutions.cost.to(torch::kDouble)).abs().max().item<double>(), 1e-6);
+  EXPECT_TRUE((checked < 0).all().item<bool>());
+  EXPECT_TRUE((checked >= -1).all().item<bool>());
+}
+
+INSTANTIATE_TEST_SUITE_P(Strategies, PackingDecodings,
+                         ::testing::Values("greedy", "sample:3", "aug8"));
+
+TEST(PackingDecoding, FeasibleUnderEveryScalePolicy) {
+  const auto problem = packing("60x50");
+  auto agent = make_agent(problem, NetworkOptions{}, 20);
+  auto gen = at::make_generator<at::CPUGeneratorImpl>(8);
+  const auto instances = problem->generate(2, 45, gen);
+  for (const auto& name : scale_policy_names()) {
+    if (name == "eie") continue;  // needs a scale file made for N = 20
+    agent->set_attention({make_scale_policy(name), ScaleScope::all});
+    const auto solutions = solve(*agent, instances, parse_decoding("greedy"), 2, gen);
+    EXPECT_NO_THROW((void)problem->check(instances, solutions.actions)) << name;
+  }
+}
+
+TEST(PackingDecoding, MaskedActionsHaveZeroProbability) {
+  const auto problem = packing("60x50");
+  auto agent = make_agent(problem, NetworkOptions{}, 20);
+  auto gen = at::make_generator<at::CPUGeneratorImpl>(3);
+  const auto instances = problem->generate(4, 9, gen);
+  const auto t = agent->rollout(instances, Selection::sample, gen);
+  // Sampling only ever picks feasible actions (check replays them), and the first
+  // position is forced: an empty flat bin has a single bottom-left corner.
+  EXPECT_NO_THROW((void)problem->check(instances, t.actions));
+  EXPECT_TRUE(torch::isfinite(t.log_likelihood).all().item<bool>());
+  EXPECT_TRUE(torch::equal(t.step_log_probs.select(1, 1), torch::zeros({4})));
+}
+
+TEST(PackingEnvironment, ExactTwoBoxPacking) {
+  // Two 60 x 100 x 10 slabs on a 120 x 100 base: side by side, H = 10, load rate 1.
+  bpp3d::BppData data{120, 100, {{60, 100, 10}, {100, 60, 10}}};
+  bpp3d::Bpp3dEnvironment env({data});
+  env.step(torch::tensor({bpp3d::box_action(0, 0)}));
+  auto positions = env.feasible();
+  EXPECT_TRUE(positions[0][bpp3d::position_action(0, 0, 100)].item<bool>());
+  EXPECT_EQ(positions.sum().item<int64_t>(), 1);  // a flat empty bin has one corner
+  env.step(torch::tensor({bpp3d::position_action(0, 0, 100)}));
+  const auto boxes = env.feasible();
+  EXPECT_FALSE(boxes[0].slice(0, 0, 6).any().item<bool>());  // box 0 is packed
+  env.step(torch::tensor({bpp3d::box_action(1, 1)}));        // (60, 100, 10) after turning
+  positions = env.feasible();
+  EXPECT_TRUE(positions[0][bpp3d::position_action(60, 0, 100)].item<bool>());
+  env.step(torch::tensor({bpp3d::position_action(60, 0, 100)}));
+  EXPECT_TRUE(env.done());
+  EXPECT_FLOAT_EQ(env.cost().item<float>(), -1.0f);
+  EXPECT_THROW(bpp3d::Bpp3dEnvironment({data, bpp3d::BppData{100, 100, data.boxes}}),
+               std::invalid_argument);
+}
+
+TEST(PackingProblem, HeuristicThroughTheDecodeActionsMatchesThePureHeuristic) {
+  const auto problem = packing();
+  auto gen = at::make_generator<at::CPUGeneratorImpl>(4);
+  const auto instances = problem->generate(5, 60, gen);
+  const auto costs = problem->check(instances, problem->construct("heightmap", instances));
+  const auto data = bpp3d::data_of(instances);
+  for (size_t b = 0; b < data.size(); ++b) {
+    const auto placements = bpp3d::heightmap_greedy(data[b]);
+    const auto rate = bpp3d::load_rate(data[b], bpp3d::check_packing(data[b], placements));
+    EXPECT_NEAR(-costs[b].item<double>(), rate, 1e-12);
+  }
+  EXPECT_THROW((void)problem->construct("nn", instances), std::invalid_argument);
+  EXPECT_THROW((void)problem->improve("2opt", instances, torch::zeros({5, 120})),
+               std::invalid_argument);
+}
+
+TEST(PackingProblem, ValidationNamesTheProblem) {
+  const auto problem = packing();
+  auto gen = at::make_generator<at::CPUGeneratorImpl>(1);
+  const auto good = problem->generate(3, 5, gen);
+  EXPECT_NO_THROW(problem->validate(good));
+  auto boxes = good.at("boxes").clone();
+  boxes[1][2][0] = 0;
+  EXPECT_THROW(problem->validate(good.with("boxes", boxes)), std::invalid_argument);
+  boxes[1][2][0] = 500;
+  boxes[1][2][1] = 500;
+  EXPECT_THROW(problem->validate(good.with("boxes", boxes)), std::invalid_argument);
+  auto bin = good.at("bin").clone();
+  bin[2][0] = 140;
+  EXPECT_THROW(problem->validate(good.with("bin", bin)), std::invalid_argument);  // two bases
+  EXPECT_THROW(problem->validate(good.with("boxes", good.at("boxes").to(torch::kFloat))),
+               std::invalid_argument);
+  EXPECT_THROW((void)packing("120"), std::invalid_argument);
+  EXPECT_THROW((void)packing("30x30"), std::invalid_argument);  // sides up to 50 may not fit
+}
+
+TEST(PackingEquivariance, PermutingBoxesPermutesEmbeddingsAndDecisions) {
+  torch::manual_seed(13);
+  const auto problem = packing("60x50");
+  auto agent = make_agent(problem, NetworkOptions{}, 20);
+  for (auto& b : agent->network().named_buffers()) {
+    if (b.key().find("running_mean") != std::string::npos) b.value().normal_(0, 0.2);
+    if (b.key().find("running_var") != std::string::npos) b.value().uniform_(0.5, 1.5);
+  }
+  agent->network().eval();
+  agent->network().to(torch::kDouble);
+  torch::NoGradGuard no_grad;
+  auto gen = at::make_generator<at::CPUGeneratorImpl>(2);
+  const int64_t n = 14;
+  const auto instances = problem->generate(3, n, gen);
+  const auto perm = torch::randperm(n, gen);
+  const auto permuted = instances.with("boxes", instances.at("boxes").index_select(1, perm));
+
+  auto& a2p = dynamic_cast<policy::Attend2PackAgent&>(*agent);
+  const auto h = a2p.embed(instances), hp = a2p.embed(permuted);
+  EXPECT_LT((h.index_select(1, perm) - hp).abs().max().item<double>(), 1e-6);
+
+  const auto a = agent->rollout(instances, Selection::greedy, std::nullopt).actions;
+  const auto ap = agent->rollout(permuted, Selection::greedy, std::nullopt).actions;
+  // Box step of the permuted run: box j of it is box perm[j] of the original.
+  const auto box_steps = torch::arange(0, 2 * n, 2), position_steps = box_steps + 1;
+  const auto pa = ap.index_select(1, box_steps);
+  const auto mapped = perm.index({pa.div(6, "floor")}) * 6 + pa.remainder(6);
+  EXPECT_TRUE(torch::equal(mapped, a.index_select(1, box_steps)));
+  EXPECT_TRUE(torch::equal(ap.index_select(1, position_steps), a.index_select(1, position_steps)));
+}
+
+}  // namespace
+}  // namespace eie
