@@ -33,10 +33,11 @@ TEST(BenchConfig, ErrorsNameFileAndLine) {
 
 TEST(BenchConfig, ShippedExperimentsParse) {
   for (const auto* name :
-       {"tsp_extrapolation.toml", "tsp_extrapolation_unit.toml", "tsp_extrapolation_kool.toml"}) {
+       {"tsp_extrapolation.toml", "tsp_extrapolation_unit.toml", "tsp_extrapolation_kool.toml",
+        "cvrp_extrapolation.toml", "cvrp_extrapolation_kool.toml", "bpp3d_extrapolation.toml"}) {
     const auto c = read_bench_config(std::filesystem::path(EIE_SOURCE_DIR) / "experiments" / name);
     EXPECT_EQ(c.sizes, (std::vector<int64_t>{100, 200, 400, 800, 1600})) << name;
-    EXPECT_GE(c.instances, 128) << name;
+    EXPECT_GE(c.instances, c.problem == "bpp3d" ? 32 : 128) << name;
     EXPECT_EQ(c.scales.size(), 7u) << name;
   }
 }
@@ -57,6 +58,50 @@ TEST(Bench, ClassicalRowsOnTinyInstances) {
   write_bench_tables(config, result, "eie bench tiny.toml", dir);
   EXPECT_TRUE(std::filesystem::exists(dir / "tiny.md"));
   EXPECT_TRUE(std::filesystem::exists(dir / "tiny.csv"));
+}
+
+TEST(BenchConfig, PaperCvrpProtocolHasACapacityBlockEach) {
+  const auto c =
+      read_bench_config(std::filesystem::path(EIE_SOURCE_DIR) / "experiments/cvrp_paper.toml");
+  EXPECT_EQ(c.protocol, "eie");
+  EXPECT_EQ(c.capacities, (std::vector<double>{10, 15, 20}));
+}
+
+TEST(Bench, CapacityBlocksOfClassicalCvrpRows) {
+  const auto dir = test::scratch_dir("bench-cvrp");
+  std::ofstream(dir / "c.toml") << "problem = \"cvrp\"\nprotocol = \"eie\"\ncapacities = [10, 20]\n"
+                                   "sizes = [60]\ninstances = 4\nmethods = [\"savings\"]\n";
+  const auto config = read_bench_config(dir / "c.toml");
+  const auto result = run_bench(config, 0, [](int64_t) {});
+  EXPECT_EQ(result.rows, (std::vector<std::string>{"C=10 savings", "C=20 savings"}));
+  // A larger vehicle never needs more driving on the same customers.
+  EXPECT_LT(result.cells.at({"C=20 savings", 60}).repetition_means[0],
+            result.cells.at({"C=10 savings", 60}).repetition_means[0]);
+}
+
+TEST(Bench, PackingTableShowsLoadRatesAndTheVolumeBound) {
+  const auto dir = test::scratch_dir("bench-bpp");
+  std::ofstream(dir / "b.toml")
+      << "name = \"b\"\nproblem = \"bpp3d\"\nbases = [\"60x50\", \"80x60\"]\n"
+         "sizes = [12]\ninstances = 3\nmethods = [\"heightmap\"]\n"
+         "bound = true\n";
+  const auto config = read_bench_config(dir / "b.toml");
+  int64_t done = 0;
+  const auto result = run_bench(config, 0, [&](int64_t k) { done += k; });
+  EXPECT_EQ(done, bench_workload(config));
+  for (const auto* base : {"60x50 ", "80x60 "}) {
+    const auto& heuristic = result.cells.at({std::string(base) + "heightmap", 12});
+    const auto& bound = result.cells.at({std::string(base) + "bound", 12});
+    for (size_t i = 0; i < heuristic.costs.size(); ++i) {
+      EXPECT_GE(heuristic.costs[i], bound.costs[i]);  // costs are minus load rates
+      EXPECT_LT(heuristic.costs[i], 0);
+    }
+  }
+  write_bench_tables(config, result, "eie bench b.toml", dir);
+  std::ifstream md(dir / "b.md");
+  const std::string text((std::istreambuf_iterator<char>(md)), std::istreambuf_iterator<char>());
+  EXPECT_NE(text.find("mean load_rate"), std::string::npos) << text;
+  EXPECT_EQ(text.find("| 60x50 heightmap | -"), std::string::npos) << text;  // shown positive
 }
 
 }  // namespace

@@ -115,6 +115,13 @@ std::map<std::string, torch::Tensor> Bpp3dProblem::measures(const Instances& ins
   return {{"load_rate", rate}, {"height", (volume / (base * rate)).round()}};
 }
 
+torch::Tensor Bpp3dProblem::cost_bound(const Instances& instances) const {
+  const auto data = data_of(instances);
+  auto out = torch::empty({static_cast<int64_t>(data.size())}, torch::kDouble);
+  for (size_t b = 0; b < data.size(); ++b) out[b] = -load_rate(data[b], volume_bound(data[b]));
+  return out;
+}
+
 std::vector<Instances> Bpp3dProblem::symmetries(const Instances& instances) const {
   return {instances};
 }

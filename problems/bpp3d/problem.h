@@ -23,6 +23,8 @@ class Bpp3dProblem final : public Problem {
   // load_rate and height.
   [[nodiscard]] std::map<std::string, torch::Tensor> measures(
       const Instances& instances, const torch::Tensor& costs) const override;
+  // Minus the load rate at the volume bound ceil(total volume / (L W)).
+  [[nodiscard]] torch::Tensor cost_bound(const Instances& instances) const override;
   [[nodiscard]] const Protocol& generation() const { return generation_; }
   [[nodiscard]] Instances generate(int64_t count, int64_t n,
                                    torch::Generator& generator) const override;

@@ -8,7 +8,6 @@
 //   protocol = "kool"                  # cvrp: kool or eie; bpp3d: eie or attend2pack
 //   capacities = [10, 15, 20]          # cvrp: one block of rows per capacity (optional)
 //   bases = ["120x100", "140x110"]     # bpp3d: one block of rows per bin base (optional)
-//   bases = ["120x100", "140x110"]     # bpp3d: one block of rows per bin base (optional)
 //   sizes = [100, 200, 400, 800, 1600]
 //   instances = 128                    # per size and repetition
 //   seeds = [1]                        # instance seeds; repetitions = seeds x models
@@ -18,6 +17,7 @@
 //   decodes = ["greedy"]               # greedy, sample:K, aug8
 //   methods = ["nn", "nn+2opt"]        # classical rows (optional)
 //   improve = ""                       # local search after every policy row (optional)
+//   bound = false                      # a "bound" row: the problem's cost bound (bpp3d)
 //   batch = 0                          # instances decoded together; 0: by size
 //   reference = "costs.csv"            # optional "n,cost" rows: gap columns
 
@@ -44,6 +44,7 @@ struct BenchConfig {
   std::vector<std::string> decodes{"greedy"};  // decoding strategies (rows)
   std::vector<std::string> methods;            // classical method rows, "nn" or "nn+2opt"
   std::string improve;                         // local search after policy rows, or empty
+  bool bound = false;                          // add the problem's cost bound as a row
   int64_t batch = 0;                           // decode chunk; 0 = chosen by size
   std::filesystem::path reference;             // optional reference costs per size
 };

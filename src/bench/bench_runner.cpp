@@ -68,7 +68,8 @@ int64_t bench_workload(const BenchConfig& c) {
       static_cast<int64_t>(c.models.size() * c.scales.size() * c.decodes.size());
   const int64_t blocks =
       static_cast<int64_t>(std::max({size_t{1}, c.capacities.size(), c.bases.size()}));
-  const int64_t rows = blocks * (policy_rows + static_cast<int64_t>(c.methods.size()));
+  const int64_t rows =
+      blocks * (policy_rows + static_cast<int64_t>(c.methods.size()) + (c.bound ? 1 : 0));
   return rows * static_cast<int64_t>(c.sizes.size() * c.seeds.size()) * c.instances;
 }
 
@@ -115,17 +116,21 @@ BenchResult run_bench(const BenchConfig& c, uint64_t seed_offset,
       for (size_t d = 0; d < decodes.size(); ++d) result.rows.push_back(row_name(k, s, d));
     }
     for (const auto& m : c.methods) result.rows.push_back(blocks[k] + m);
+    if (c.bound) result.rows.push_back(blocks[k] + "bound");
   }
 
-  const auto record = [&](const std::string& row, int64_t n, const Instances& instances,
-                          const torch::Tensor& actions, double seconds) {
-    const auto costs = problem->check(instances, actions);  // independent recomputation
+  const auto record_costs = [&](const std::string& row, int64_t n, const torch::Tensor& costs,
+                                double seconds) {
     auto& cell = result.cells[{row, n}];
     cell.repetition_means.push_back(costs.mean().item<double>());
     cell.costs.insert(cell.costs.end(), costs.data_ptr<double>(),
                       costs.data_ptr<double>() + costs.numel());
     cell.seconds += seconds;
-    on_progress(instances.count());
+    on_progress(costs.numel());
+  };
+  const auto record = [&](const std::string& row, int64_t n, const Instances& instances,
+                          const torch::Tensor& actions, double seconds) {
+    record_costs(row, n, problem->check(instances, actions), seconds);  // independent costs
   };
   const auto timed = [](const std::function<torch::Tensor()>& f) {
     const auto start = std::chrono::steady_clock::now();
@@ -162,6 +167,7 @@ BenchResult run_bench(const BenchConfig& c, uint64_t seed_offset,
           });
           record(blocks[k] + method, n, instances, actions, seconds);
         }
+        if (c.bound) record_costs(blocks[k] + "bound", n, problem->cost_bound(instances), 0);
       }
     }
   }

@@ -4,6 +4,7 @@
 
 #include <map>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -42,6 +43,11 @@ class Problem {
   [[nodiscard]] virtual std::map<std::string, torch::Tensor> measures(
       const Instances& /*instances*/, const torch::Tensor& costs) const {
     return {{"cost", costs}};
+  }
+  // A bound no solution's cost goes below, per instance [B] (float64); throws
+  // std::invalid_argument for problems without one.
+  [[nodiscard]] virtual torch::Tensor cost_bound(const Instances& /*instances*/) const {
+    throw std::invalid_argument("problem '" + name() + "' has no cost bound");
   }
   // The instance under cost-preserving transformations, the identity first (for aug8).
   [[nodiscard]] virtual std::vector<Instances> symmetries(const Instances& instances) const = 0;
