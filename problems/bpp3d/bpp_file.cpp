@@ -13,14 +13,6 @@ namespace eie::bpp3d {
 
 namespace {
 
-std::string read_text(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::invalid_argument(path.string() + ": cannot open file");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 // The content lines of a text (comments and blank lines skipped), with their numbers.
 class Lines {
  public:

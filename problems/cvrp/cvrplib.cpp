@@ -13,14 +13,6 @@ namespace eie::cvrp {
 
 namespace {
 
-std::string read_text(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::invalid_argument(path.string() + ": cannot open file");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 // Shortest text that reads back as the same double ("60", "-3", "nan").
 std::string number(double value) {
   char buffer[64];

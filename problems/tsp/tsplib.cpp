@@ -12,14 +12,6 @@ namespace eie::tsp {
 
 namespace {
 
-std::string read_text(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::invalid_argument(path.string() + ": cannot open file");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 EdgeWeight parse_edge_weight(const std::string& value, const std::string& where) {
   if (value == "EUC_2D") return EdgeWeight::euc_2d;
   if (value == "CEIL_2D") return EdgeWeight::ceil_2d;

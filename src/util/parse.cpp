@@ -1,6 +1,8 @@
 #include "util/parse.h"
 
 #include <charconv>
+#include <fstream>
+#include <sstream>
 #include <stdexcept>
 
 namespace eie {
@@ -46,6 +48,14 @@ std::vector<std::string_view> split_blanks(std::string_view line) {
     i = j;
   }
   return tokens;
+}
+
+std::string read_text(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::invalid_argument(path.string() + ": cannot open file");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
 }
 
 }  // namespace eie

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -14,6 +15,9 @@ namespace eie {
 
 // Splits on blanks (spaces and tabs), dropping empty tokens.
 [[nodiscard]] std::vector<std::string_view> split_blanks(std::string_view line);
+
+// The whole file as text; std::invalid_argument naming the path if it cannot be opened.
+[[nodiscard]] std::string read_text(const std::filesystem::path& path);
 
 // Removes leading and trailing blanks, '\r' included.
 [[nodiscard]] std::string_view trim(std::string_view text);
