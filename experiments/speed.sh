@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# Speed benchmark (TSP): greedy inference at n = 100 (batch 64) and n = 1600
-# (batch 8, with peak memory), and steady-state training steps at n = 100, batch 256,
-# each with OpenMP's default wait policy and with OMP_WAIT_POLICY=PASSIVE.
-# Run on an otherwise idle machine. Writes results/speed.md.
+# Speed benchmark. TSP: greedy inference at n = 100 (batch 64) and n = 1600
+# (batch 8, with peak memory), and steady-state training steps at n = 100,
+# batch 256, each with OpenMP's default wait policy and with
+# OMP_WAIT_POLICY=PASSIVE. CVRP: greedy inference at n = 100 and 1600 with Kool
+# et al.'s reference model (speed does not depend on the weights). 3D packing:
+# environment steps per second on one core, and greedy attend2pack on 16
+# instances of 1600 boxes. Run on an otherwise idle machine. Writes results/speed.md.
 # usage: experiments/speed.sh [THREADS]   (from the repository root, after scripts/setup.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -36,10 +39,38 @@ row() {  # label, then environment assignments
     printf "| %s | %.0f | %.2f | %.0f | %.2f |\n", l, 1 / a, 1 / b, p / 1024, s }'
 }
 
+cvrp_row() {
+  "$eie" import --from ../shared/reference/kool-am/cvrp100.h5 --out "$work/cvrp.h5" >/dev/null
+  "$eie" gen --problem cvrp --n 100 --count 1024 --seed 1 --out "$work/c100.h5" >/dev/null
+  "$eie" gen --problem cvrp --n 1600 --count 16 --seed 2 --out "$work/c1600.h5" >/dev/null
+  local s100 s1600
+  s100=$("$eie" solve --dataset "$work/c100.h5" --model "$work/cvrp.h5" --batch 64 \
+    --threads "$threads" --json | json_field seconds_per_instance)
+  s1600=$("$eie" solve --dataset "$work/c1600.h5" --model "$work/cvrp.h5" --batch 8 \
+    --threads "$threads" --json | json_field seconds_per_instance)
+  awk -v a="$s100" -v b="$s1600" 'BEGIN {
+    printf "| greedy, seconds per instance | %.4f | %.3f |\n", a, b
+    printf "| reference (Python, 2 threads) | 0.009 | 1.38 |\n"
+    printf "| speed-up | %.1fx | %.1fx |\n", 0.009 / a, 1.38 / b }'
+}
+
+packing_rows() {
+  "$eie" gen --problem bpp3d --n 1600 --count 16 --seed 2 --out "$work/b1600.h5" >/dev/null
+  local model=results/models/bpp3d100.h5 start end
+  start=$(date +%s.%N)
+  "$eie" solve --dataset "$work/b1600.h5" --model "$model" --batch 16 --threads "$threads" \
+    --json >/dev/null
+  end=$(date +%s.%N)
+  echo "| greedy attend2pack, 16 instances of n = 1600, batch 16 ($threads threads) | $(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }') s (target < 120 s) |"
+  echo "| environment steps per second, one core (\`build/experiments/bpp3d_step_speed\`) | $(build/experiments/bpp3d_step_speed 50000 | sed -E 's/.*: ([0-9]+) steps.*/\1/') (target >= 10,000) |"
+}
+
 {
-  echo "# Speed (TSP, $threads threads, $(nproc) cores)"
+  echo "# Speed ($threads threads, $(nproc) cores)"
   echo
   echo "Command: \`experiments/speed.sh $threads\` on an idle machine ($(date -u +%Y-%m-%d))."
+  echo
+  echo "## TSP"
   echo
   echo "| OpenMP wait policy | greedy n=100, batch 64 (instances/s) | greedy n=1600, batch 8 (instances/s) | peak memory n=1600 (MiB) | training step n=100, batch 256 (s) |"
   echo "|---|---|---|---|---|"
@@ -48,4 +79,16 @@ row() {  # label, then environment assignments
   echo
   echo "Python/PyTorch reference (Kool et al.) on this kind of machine, 2 threads: greedy"
   echo "115-141 instances/s at n = 100, 0.68 instances/s at n = 1600, about 7 s per training step."
+  echo
+  echo "## CVRP (Kool protocol, reference weights)"
+  echo
+  echo "| | n=100, batch 64 | n=1600, batch 8 |"
+  echo "|---|---|---|"
+  cvrp_row
+  echo
+  echo "## 3D packing (120 x 100 base, sides U{10..50})"
+  echo
+  echo "| measure | value |"
+  echo "|---|---|"
+  packing_rows
 } | tee results/speed.md
