@@ -41,7 +41,7 @@ class Attend2PackDecoder final : public StepPolicy {
   }
 
   torch::Tensor log_probs(const torch::Tensor& feasible) override {
-    return env_.choosing_box() ? box_log_probs(feasible) : position_log_probs(feasible);
+    return env_.choosing_box() ? box_log_probs(feasible) : position_log_probs();
   }
 
  private:
@@ -56,7 +56,7 @@ class Attend2PackDecoder final : public StepPolicy {
     return masked_log_softmax(logits, feasible, model_.options().tanh_clip);
   }
 
-  torch::Tensor position_log_probs(const torch::Tensor& feasible) {
+  torch::Tensor position_log_probs() {
     const int64_t B = embeddings_.size(0), L = env_.length(), W = env_.width();
     auto features = torch::relu(model_.conv1(env_.height_maps().to(like())));
     features = torch::relu(model_.conv2(features));
@@ -66,16 +66,22 @@ class Attend2PackDecoder final : public StepPolicy {
                                                .view({B, 1, 1})
                                                .expand({B, 1, embeddings_.size(2)}));
     features = features + model_.box_to_map(box.squeeze(1)).view({B, kChannels, 1, 1});
-    const auto coarse = model_
-                            .coarse_logit(torch::relu(features))  // [B, 1, L', W']
-                            .repeat_interleave(kBlock, 2)
-                            .repeat_interleave(kBlock, 3)
-                            .slice(2, 0, L)
-                            .slice(3, 0, W)
-                            .reshape({B, L * W});
-    const auto local = model_.position_logit(
-        env_.position_features().to(like()).view({B, 3, L * W}).transpose(1, 2));
-    return masked_log_softmax(coarse + local.squeeze(2), feasible, model_.options().tanh_clip);
+    const int64_t blocks_y = features.size(3);
+    const auto coarse = model_.coarse_logit(torch::relu(features)).flatten(1);  // [B, L' W']
+    // Logits only at the candidates (tens, not L W): far less memory kept for backward.
+    const auto candidates = env_.candidates();
+    const auto position = candidates.position.to(embeddings_.device());
+    const auto block = (position.div(W, "floor").div(kBlock, "floor") * blocks_y +
+                        position.remainder(W).div(kBlock, "floor"))
+                           .clamp_max(coarse.size(1) - 1);  // padding points past the base
+    const auto local = model_.position_logit(candidates.features.to(like())).squeeze(2);
+    const auto log_p =
+        masked_log_softmax(coarse.gather(1, block) + local,
+                           candidates.valid.to(embeddings_.device()), model_.options().tanh_clip);
+    // Into the full action space: padding lands in one extra column, then dropped.
+    return torch::full({B, L * W + 1}, -std::numeric_limits<float>::infinity(), log_p.options())
+        .scatter(1, position, log_p)
+        .slice(1, 0, L * W);
   }
 
   // Device and precision of the network, for the environment's float32 tensors.

@@ -44,7 +44,9 @@ Bpp3dEnvironment::Bpp3dEnvironment(std::vector<BppData> instances)
   const size_t cells = instances_.size() * length_ * width_;
   resting_.resize(cells);
   candidates_.resize(cells);
-  position_features_.resize(3 * cells);
+  candidate_positions_.resize(instances_.size());
+  candidate_features_.resize(instances_.size());
+  chosen_resting_.resize(cells);
 }
 
 torch::Tensor Bpp3dEnvironment::feasible() const {
@@ -122,24 +124,46 @@ void Bpp3dEnvironment::prepare_positions() {
     }
     const float top = static_cast<float>(maps_[b].max_height()), s = scale_[b];
     const float area = static_cast<float>(e.dx) * e.dy;
-    float* resting = position_features_.data() + (3 * b) * cells;
-    float* raise = resting + cells;
-    float* empty = raise + cells;
+    float* resting = chosen_resting_.data() + b * cells;
+    auto& positions = candidate_positions_[b];
+    auto& features = candidate_features_[b];
+    positions.clear();
+    features.clear();
+    const uint8_t* candidate = candidates_.data() + b * cells;
     for (int x = 0; x < L; ++x) {
       for (int y = 0; y < W; ++y) {
         const size_t i = size_t(x) * W + y;
-        if (rh[i] == HeightMap::kInvalid) {
-          resting[i] = raise[i] = empty[i] = 0;
-          continue;
-        }
+        resting[i] = rh[i] == HeightMap::kInvalid ? 0 : std::max(kFloor, (rh[i] - top) / s);
+        if (!candidate[i]) continue;
         const int64_t filled = sum[(x + e.dx) * (W + 1) + y + e.dy] - sum[x * (W + 1) + y + e.dy] -
                                sum[(x + e.dx) * (W + 1) + y] + sum[x * (W + 1) + y];
-        resting[i] = std::max(kFloor, (rh[i] - top) / s);
-        raise[i] = std::max(0.f, rh[i] + e.dz - top) / s;
-        empty[i] = (area * rh[i] - static_cast<float>(filled)) / (area * s);
+        positions.push_back(static_cast<int32_t>(i));
+        features.push_back(resting[i]);
+        features.push_back(std::max(0.f, rh[i] + e.dz - top) / s);
+        features.push_back((area * rh[i] - static_cast<float>(filled)) / (area * s));
       }
     }
   }
+}
+
+Bpp3dEnvironment::Candidates Bpp3dEnvironment::candidates() const {
+  const auto B = static_cast<int64_t>(instances_.size());
+  size_t K = 1;
+  for (const auto& p : candidate_positions_) K = std::max(K, p.size());
+  const auto cells = int64_t{length_} * width_;
+  auto position = torch::full({B, static_cast<int64_t>(K)}, cells, torch::kLong);
+  auto valid = torch::zeros({B, static_cast<int64_t>(K)}, torch::kBool);
+  auto features = torch::zeros({B, static_cast<int64_t>(K), 3}, torch::kFloat);
+  auto* p = position.data_ptr<int64_t>();
+  auto* v = valid.data_ptr<bool>();
+  auto* f = features.data_ptr<float>();
+  for (int64_t b = 0; b < B; ++b) {
+    const auto& own = candidate_positions_[b];
+    std::copy(own.begin(), own.end(), p + b * K);
+    std::fill_n(v + b * K, own.size(), true);
+    std::copy(candidate_features_[b].begin(), candidate_features_[b].end(), f + b * K * 3);
+  }
+  return {position, valid, features};
 }
 
 torch::Tensor Bpp3dEnvironment::cost() const {
@@ -198,14 +222,9 @@ torch::Tensor Bpp3dEnvironment::height_maps() const {
     const float top = static_cast<float>(maps_[b].max_height()), s = scale_[b];
     float* heights = out.data() + 2 * b * cells;
     for (size_t i = 0; i < cells; ++i) heights[i] = std::max(kFloor, (h[i] - top) / s);
-    std::copy_n(position_features_.data() + 3 * b * cells, cells, heights + cells);
+    std::copy_n(chosen_resting_.data() + b * cells, cells, heights + cells);
   }
   return tensor_of(out, {B, 2, length_, width_});
-}
-
-torch::Tensor Bpp3dEnvironment::position_features() const {
-  return tensor_of(position_features_,
-                   {static_cast<int64_t>(instances_.size()), 3, length_, width_});
 }
 
 }  // namespace eie::bpp3d

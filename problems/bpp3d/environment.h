@@ -44,9 +44,16 @@ class Bpp3dEnvironment final : public Environment {
   // [B, 2, L, W] while choosing a position: (height - H) / S and (resting height of
   // the chosen footprint - H) / S (0 where it does not fit), both clamped to >= -4.
   [[nodiscard]] torch::Tensor height_maps() const;
-  // [B, 3, L, W] per position: (resting height - H) / S, how far the box would
-  // raise H / S, and the empty space it would cover per footprint cell / S.
-  [[nodiscard]] torch::Tensor position_features() const;
+  // The positions the next action chooses among, padded to the batch's largest
+  // count K: position [B, K] int64 (x * W + y; L * W in padding), valid [B, K]
+  // bool, and per position [B, K, 3]: (resting height - H) / S, how far the box
+  // would raise H / S, and the empty space it would cover per footprint cell / S.
+  struct Candidates {
+    torch::Tensor position;  // [B, K] int64
+    torch::Tensor valid;     // [B, K] bool
+    torch::Tensor features;  // [B, K, 3] float32
+  };
+  [[nodiscard]] Candidates candidates() const;
   // Placements so far, per instance, in packing order.
   [[nodiscard]] const std::vector<std::vector<Placement>>& placements() const {
     return placements_;
@@ -65,12 +72,14 @@ class Bpp3dEnvironment final : public Environment {
   std::vector<Extents> chosen_extents_;             // per instance, valid while box_chosen_
   std::vector<int32_t> resting_;                    // [B, L, W] resting heights of the chosen box
   std::vector<uint8_t> candidates_;                 // [B, L, W] position mask
-  std::vector<float> position_features_;            // [B, 3, L, W]
-  int64_t n_;                                       // boxes per instance
-  int length_;                                      // L (x extent of every base)
-  int width_;                                       // W (y extent)
-  int64_t packed_count_ = 0;                        // boxes placed per instance so far
-  bool box_chosen_ = false;                         // a position step is pending
+  std::vector<std::vector<int32_t>> candidate_positions_;  // per instance: x * W + y
+  std::vector<std::vector<float>> candidate_features_;     // per instance: 3 per candidate
+  std::vector<float> chosen_resting_;                      // [B, L, W] (resting height - H) / S
+  int64_t n_;                                              // boxes per instance
+  int length_;                                             // L (x extent of every base)
+  int width_;                                              // W (y extent)
+  int64_t packed_count_ = 0;                               // boxes placed per instance so far
+  bool box_chosen_ = false;                                // a position step is pending
 };
 
 }  // namespace eie::bpp3d
