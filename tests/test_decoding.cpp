@@ -63,6 +63,28 @@ TEST(Decoding, ParallelChunksGiveTheSameSolutionsAsOneThread) {
   }
 }
 
+TEST(Decoding, SamplingFollowsThePolicysProbabilities) {
+  torch::manual_seed(3);
+  const auto problem = make_problem("tsp");
+  auto agent = make_agent(problem, NetworkOptions{}, 5);
+  agent->network().eval();
+  torch::NoGradGuard no_grad;
+  auto gen = at::make_generator<at::CPUGeneratorImpl>(2);
+  const int64_t draws = 20000;
+  const auto t =
+      agent->rollout(problem->generate(1, 5, gen).repeat_each(draws), Selection::sample, gen);
+  // First city: its frequency matches the probability the policy gave it (4 s.e.).
+  const auto first = t.actions.select(1, 0), p = t.step_log_probs.select(1, 0).exp();
+  ASSERT_GT((p.max() - p.min()).item<double>(), 0.05);  // far from uniform: a test with teeth
+  for (int64_t city = 0; city < 5; ++city) {
+    const auto chosen = first == city;
+    const double freq = chosen.to(torch::kDouble).mean().item<double>();
+    if (freq == 0) continue;
+    const double prob = p.masked_select(chosen)[0].item<double>();
+    EXPECT_NEAR(freq, prob, 4 * std::sqrt(prob * (1 - prob) / draws) + 1e-9) << city;
+  }
+}
+
 TEST(Decoding, BestOfStrategiesNeverWorseThanGreedy) {
   const auto problem = make_problem("tsp");
   auto agent = make_agent(problem, NetworkOptions{}, 20);
