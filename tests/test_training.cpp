@@ -2,6 +2,9 @@
 // reaches exactly the state of an uninterrupted one.
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <sstream>
+
 #include "decode/strategies.h"
 #include "policy_registry.h"
 #include "problem_registry.h"
@@ -71,6 +74,32 @@ TEST(Training, ResumeMatchesUninterruptedRun) {
   for (const auto& p : second->network().named_parameters()) {
     EXPECT_TRUE(torch::equal(p.value(), expected[p.key()])) << p.key();
   }
+}
+
+TEST(Training, ResumeTakesANewLearningRateOnlyWhenAsked) {
+  const auto problem = make_problem("tsp");
+  const auto dir = test::scratch_dir("train-lr");
+  torch::manual_seed(4);
+  auto agent = make_agent(problem, small_network(), 10);
+  train(*agent, short_run(dir, 1));
+  const auto lr_logged = [&] {  // the lr column of the log's last row
+    std::ifstream log(dir / "log.csv");
+    std::string line, last;
+    while (std::getline(log, line)) last = line;
+    std::vector<std::string> fields;
+    std::stringstream row(last);
+    while (std::getline(row, line, ',')) fields.push_back(line);
+    return std::stod(fields.at(5));
+  };
+  auto resume = short_run(dir, 2);
+  resume.resume = true;
+  resume.lr = 0.5;  // ignored: the checkpoint's rate continues
+  train(*agent, resume);
+  EXPECT_NE(lr_logged(), 0.5);
+  resume.epochs = 3;
+  resume.resume_with_lr = true;
+  train(*agent, resume);
+  EXPECT_EQ(lr_logged(), 0.5);
 }
 
 TEST(TTest, StudentCdfMatchesTables) {

@@ -128,6 +128,7 @@ void train(Agent& agent, const TrainerOptions& o) {
   std::vector<std::string> rows;
   if (o.resume) {
     progress = load_checkpoint(o, agent, baseline, optimizer, generator);
+    if (o.resume_with_lr) progress.lr = o.lr;
     rows = kept_log_rows(o.out_dir / "log.csv", progress.epoch);
     std::fprintf(stderr, "resuming %s after epoch %lld\n", o.out_dir.c_str(),
                  static_cast<long long>(progress.epoch));

@@ -24,6 +24,7 @@ struct TrainerOptions {
   uint64_t seed = 1234;               // every random draw derives from it
   std::filesystem::path out_dir;      // checkpoint.h5, model.h5, log.csv
   bool resume = false;                // continue from out_dir/checkpoint.h5
+  bool resume_with_lr = false;        // a resumed run takes `lr` instead of the checkpoint's
 };
 
 // REINFORCE with Kool et al.'s greedy rollout baseline. Writes
