@@ -59,7 +59,7 @@ class AttentionDecoder final : public StepPolicy {
         model_.project_out(nn::glimpse(glimpse_memory_, query, infeasible, glimpse_.scale));
 
     // Pointer: single head scaled by 1/sqrt(E) (never rescaled), tanh clipping.
-    auto logits = (logit_keys_ * refined.unsqueeze(2)).sum(1) / std::sqrt(static_cast<double>(E));
+    auto logits = nn::pointer_scores(logit_keys_, refined) / std::sqrt(static_cast<double>(E));
     logits = torch::tanh(logits) * o.tanh_clip;
     return torch::log_softmax(logits.masked_fill(infeasible, minus_inf), -1);
   }

@@ -21,4 +21,7 @@ struct GlimpseMemory {
 [[nodiscard]] torch::Tensor glimpse(const GlimpseMemory& memory, const torch::Tensor& query,
                                     const torch::Tensor& masked, double scale);
 
+// q.k of one query per instance [B, E] with every key [B, E, n]: [B, n].
+[[nodiscard]] torch::Tensor pointer_scores(const torch::Tensor& keys, const torch::Tensor& query);
+
 }  // namespace eie::nn
