@@ -5,6 +5,7 @@
 #include "decode/strategies.h"
 #include "policy_registry.h"
 #include "problem_registry.h"
+#include "scale_settings.h"
 #include "test_support.h"
 #include "tsp/environment.h"
 
@@ -32,14 +33,10 @@ TEST(Decoding, FeasibleUnderEveryScalePolicy) {
   auto agent = make_agent(problem, NetworkOptions{}, 100);
   auto gen = at::make_generator<at::CPUGeneratorImpl>(8);
   const auto instances = problem->generate(3, 130, gen);
-  const auto scale_file = std::string(EIE_SOURCE_DIR) + "/results/scales/d16-N100-N1600.h5";
-  for (auto name : scale_policy_names()) {
-    if (name == "eie" || name == "eie-exact") name += ":" + scale_file;
-    for (const auto scope : {ScaleScope::encoder, ScaleScope::all}) {
-      agent->set_attention({make_scale_policy(name), scope});
-      const auto solutions = solve(*agent, instances, parse_decoding("greedy"), 3, gen);
-      EXPECT_NO_THROW((void)problem->check(instances, solutions.actions)) << name;
-    }
+  for (const auto& [name, config] : test::every_scale_setting()) {
+    agent->set_attention(config);
+    const auto solutions = solve(*agent, instances, parse_decoding("greedy"), 3, gen);
+    EXPECT_NO_THROW((void)problem->check(instances, solutions.actions)) << name;
   }
 }
 

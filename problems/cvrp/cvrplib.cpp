@@ -1,6 +1,5 @@
 #include "cvrp/cvrplib.h"
 
-#include <charconv>
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -12,13 +11,6 @@
 namespace eie::cvrp {
 
 namespace {
-
-// Shortest text that reads back as the same double ("60", "-3", "nan").
-std::string number(double value) {
-  char buffer[64];
-  const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
-  return std::string(buffer, result.ptr);
-}
 
 bool ends_with(std::string_view text, std::string_view suffix) {
   return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
@@ -98,8 +90,8 @@ CvrplibInstance parse_cvrplib(const std::string& text, const std::string& origin
         const Point p{parse_double(tokens[1], where() + ": x of " + node),
                       parse_double(tokens[2], where() + ": y of " + node)};
         if (!std::isfinite(p.x) || !std::isfinite(p.y)) {
-          fail("coordinates of " + node + " must be finite, got " + number(p.x) + " " +
-               number(p.y));
+          fail("coordinates of " + node + " must be finite, got " + shortest_text(p.x) + " " +
+               shortest_text(p.y));
         }
         coords[id - 1] = p;
       } else {
@@ -230,18 +222,18 @@ CvrplibInstance parse_cvrplib(const std::string& text, const std::string& origin
     const std::string node = std::to_string(id);
     if (id == depot) {
       if (d != 0) {
-        throw std::invalid_argument(at + "demand of the depot (node " + node + ") is " + number(d) +
-                                    ", must be 0");
+        throw std::invalid_argument(at + "demand of the depot (node " + node + ") is " +
+                                    shortest_text(d) + ", must be 0");
       }
       continue;
     }
     if (!std::isfinite(d) || !(d > 0)) {
-      throw std::invalid_argument(at + "demand of node " + node + " is " + number(d) +
+      throw std::invalid_argument(at + "demand of node " + node + " is " + shortest_text(d) +
                                   ", must be positive and finite");
     }
     if (d > capacity) {
-      throw std::invalid_argument(at + "demand of node " + node + " is " + number(d) +
-                                  ", above the capacity " + number(capacity));
+      throw std::invalid_argument(at + "demand of node " + node + " is " + shortest_text(d) +
+                                  ", above the capacity " + shortest_text(capacity));
     }
   }
 

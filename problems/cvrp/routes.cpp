@@ -1,23 +1,18 @@
 #include "cvrp/routes.h"
 
-#include <charconv>
 #include <cmath>
 #include <stdexcept>
 #include <string>
+
+#include "util/parse.h"
 
 namespace eie::cvrp {
 
 namespace {
 
-// Shortest text that reads back as the same double: demands and capacities are
-// usually integers and should print as such ("60", not "60.000000").
-std::string number(double value) {
-  char buffer[64];
-  const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
-  return std::string(buffer, result.ptr);
+std::string point_text(const Point& p) {
+  return "(" + shortest_text(p.x) + ", " + shortest_text(p.y) + ")";
 }
-
-std::string point_text(const Point& p) { return "(" + number(p.x) + ", " + number(p.y) + ")"; }
 
 bool finite(const Point& p) { return std::isfinite(p.x) && std::isfinite(p.y); }
 
@@ -43,16 +38,18 @@ void CvrpData::validate() const {
                                 std::to_string(customers.size()) + " customers");
   }
   if (!std::isfinite(capacity) || !(capacity > 0)) {
-    throw std::invalid_argument("capacity must be positive and finite, got " + number(capacity));
+    throw std::invalid_argument("capacity must be positive and finite, got " +
+                                shortest_text(capacity));
   }
   for (size_t i = 0; i < demands.size(); ++i) {
     const std::string what = "demand of customer " + std::to_string(i + 1) + " is ";
     if (!std::isfinite(demands[i]) || !(demands[i] > 0)) {
-      throw std::invalid_argument(what + number(demands[i]) + ", must be positive and finite");
+      throw std::invalid_argument(what + shortest_text(demands[i]) +
+                                  ", must be positive and finite");
     }
     if (demands[i] > capacity) {
-      throw std::invalid_argument(what + number(demands[i]) + ", above the capacity " +
-                                  number(capacity));
+      throw std::invalid_argument(what + shortest_text(demands[i]) + ", above the capacity " +
+                                  shortest_text(capacity));
     }
   }
 }
@@ -103,8 +100,8 @@ void check_routes(const CvrpData& data, const Routes& routes) {
       load += data.demands[c - 1];
     }
     if (!fits(load, data.capacity)) {
-      throw std::logic_error("route " + std::to_string(r + 1) + " carries " + number(load) +
-                             ", above the capacity " + number(data.capacity));
+      throw std::logic_error("route " + std::to_string(r + 1) + " carries " + shortest_text(load) +
+                             ", above the capacity " + shortest_text(data.capacity));
     }
   }
   int64_t missing = 0, first_missing = 0;

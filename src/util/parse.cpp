@@ -58,4 +58,10 @@ std::string read_text(const std::filesystem::path& path) {
   return text.str();
 }
 
+std::string shortest_text(double value) {
+  char buffer[64];
+  const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
+  return std::string(buffer, result.ptr);
+}
+
 }  // namespace eie

@@ -16,6 +16,10 @@ namespace eie {
 // Splits on blanks (spaces and tabs), dropping empty tokens.
 [[nodiscard]] std::vector<std::string_view> split_blanks(std::string_view line);
 
+// Shortest text that reads back as the same double: integers print as such
+// ("60", not "60.000000"), and "nan", "-3.5".
+[[nodiscard]] std::string shortest_text(double value);
+
 // The whole file as text; std::invalid_argument naming the path if it cannot be opened.
 [[nodiscard]] std::string read_text(const std::filesystem::path& path);
 
