@@ -49,9 +49,13 @@ TEST(Training, FewStepsLowerGreedyCostOnTsp10) {
   auto gen = at::make_generator<at::CPUGeneratorImpl>(99);
   const auto held_out = problem->generate(500, 10, gen);
   const double before = greedy_mean(*agent, held_out);
-  train(*agent, short_run(test::scratch_dir("train-learns"), 4));
+  const auto dir = test::scratch_dir("train-learns");
+  train(*agent, short_run(dir, 4));
   const double after = greedy_mean(*agent, held_out);
   EXPECT_LT(after, before - 0.3) << "before " << before << ", after " << after;
+  // A policy that got this much better won a t-test: the winner is on disk.
+  const auto winner = load_agent(dir / "baseline.h5", problem);
+  EXPECT_LT(greedy_mean(*winner, held_out), before - 0.3);
 }
 
 TEST(Training, ResumeMatchesUninterruptedRun) {

@@ -184,6 +184,8 @@ void train(Agent& agent, const TrainerOptions& o) {
     progress.epoch = epoch + 1;
     save_checkpoint(o, agent, baseline, optimizer, generator, progress);
     save_model(agent, o.out_dir / "model.h5");
+    // The policy that won the last t-test: usually the one to ship.
+    if (verdict.replaced) save_model(baseline.agent(), o.out_dir / "baseline.h5");
     write_log(o.out_dir / "log.csv", rows);
     if (!::isatty(2)) std::fprintf(stderr, "%s\n", row);
   }

@@ -29,7 +29,8 @@ struct TrainerOptions {
 
 // REINFORCE with Kool et al.'s greedy rollout baseline. Writes
 // out_dir/checkpoint.h5 (everything to resume) and out_dir/model.h5 after every
-// epoch, and appends a row per epoch to out_dir/log.csv.
+// epoch, out_dir/baseline.h5 whenever the rollout baseline is replaced, and
+// appends a row per epoch to out_dir/log.csv.
 void train(Agent& agent, const TrainerOptions& options);
 
 }  // namespace eie
