@@ -37,6 +37,7 @@ class Attend2PackDecoder final : public StepPolicy {
     memory_ = nn::glimpse_memory(projected[0], projected[1], model.options().encoder.heads);
     const int64_t B = embeddings_.size(0), n = embeddings_.size(1);
     pointer_keys_ = model.project_pointer_keys(embeddings_).view({B, n * bpp3d::kOrientations, -1});
+    prior_ = model.orientation_prior(env.orientation_features().to(like())).squeeze(2);
     fixed_context_ = model.project_fixed_context(embeddings_.mean(1));
   }
 
@@ -52,7 +53,8 @@ class Attend2PackDecoder final : public StepPolicy {
     const auto refined =
         model_.project_out(nn::glimpse(memory_, query, unpacked.logical_not(), glimpse_.scale));
     const auto logits = torch::bmm(pointer_keys_, refined.unsqueeze(2)).squeeze(2) /
-                        std::sqrt(static_cast<double>(E));
+                            std::sqrt(static_cast<double>(E)) +
+                        prior_;
     return masked_log_softmax(logits, feasible, model_.options().tanh_clip);
   }
 
@@ -93,6 +95,7 @@ class Attend2PackDecoder final : public StepPolicy {
   AttentionSetting glimpse_;            // the glimpse's scale
   nn::GlimpseMemory memory_;            // glimpse keys and values over the boxes
   torch::Tensor pointer_keys_;          // [B, 6 n, E], one key per (box, orientation)
+  torch::Tensor prior_;                 // [B, 6 n] orientation_prior of every action
   torch::Tensor fixed_context_;         // [B, E] projected mean box embedding
 };
 
@@ -108,6 +111,7 @@ Attend2PackImpl::Attend2PackImpl(const Attend2PackOptions& options) : options_(o
   project_fixed_context = register_module("project_fixed_context", linear(E, E, false));
   project_bin = register_module("project_bin", linear(4, E, false));
   project_out = register_module("project_out", linear(E, E, false));
+  orientation_prior = register_module("orientation_prior", torch::nn::Linear(4, 1));
   conv1 = register_module("conv1", conv(2));
   conv2 = register_module("conv2", conv(kChannels));
   conv3 = register_module("conv3", conv(kChannels));
@@ -115,10 +119,15 @@ Attend2PackImpl::Attend2PackImpl(const Attend2PackOptions& options) : options_(o
   coarse_logit =
       register_module("coarse_logit", torch::nn::Conv2d(torch::nn::Conv2dOptions(kChannels, 1, 1)));
   position_logit = register_module("position_logit", torch::nn::Linear(3, 1));
-  // Start from "low, flat and tight is good" rather than from uniform positions:
-  // an untrained uniform placement stacks boxes into towers and REINFORCE then
-  // spends its first epochs only on learning that heights matter.
+  // Start from simple packing preferences rather than uniform choices: big boxes
+  // first, standing on a small face, placed low, flat and tight. Measured with an
+  // untrained network (64 instances of 100 boxes, 120 x 100, greedy): 0.67 load
+  // rate with only the placement preferences; volume first 0.65, lying flat 0.61,
+  // standing 0.69, standing + volume 0.70 (this choice). Uniform placements stack
+  // boxes into towers, and REINFORCE would spend its first epochs learning that.
   torch::NoGradGuard no_grad;
+  orientation_prior->weight.copy_(torch::tensor({0.0f, 0.0f, 2.0f, 3.0f}).view({1, 4}));
+  orientation_prior->bias.zero_();
   position_logit->weight.fill_(-1.0);
   position_logit->bias.zero_();
 }

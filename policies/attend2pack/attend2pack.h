@@ -19,7 +19,8 @@ struct Attend2PackOptions {
 // attend2pack (Zhang et al. 2021) for offline 3D packing, two decisions per box.
 // Sequence policy: the box encoder, then a pointer over (unpacked box,
 // orientation) pairs whose query is the mean box embedding plus a summary of the
-// bin, refined by a glimpse over the unpacked boxes. Placement policy: a CNN
+// bin, refined by a glimpse over the unpacked boxes, plus a linear read of each
+// pair's extents and volume. Placement policy: a CNN
 // (2 -> 4 -> 4 -> 4 channels, kernel 3, stride 2, padding 1) over the height map
 // and the chosen footprint's resting heights gives coarse features per 8 x 8
 // block; the chosen box's embedding is added to them and a 1 x 1 convolution
@@ -45,6 +46,7 @@ class Attend2PackImpl : public torch::nn::Module {
   torch::nn::Linear project_fixed_context{nullptr};   // mean box embedding -> E
   torch::nn::Linear project_bin{nullptr};             // bin summary (4) -> E
   torch::nn::Linear project_out{nullptr};             // glimpse heads -> E
+  torch::nn::Linear orientation_prior{nullptr};       // (dx, dy, dz, volume) -> box logit term
   torch::nn::Conv2d conv1{nullptr}, conv2{nullptr}, conv3{nullptr};  // placement CNN
   torch::nn::Linear box_to_map{nullptr};      // chosen box embedding -> 4 channels
   torch::nn::Conv2d coarse_logit{nullptr};    // 4 channels -> 1 logit per block

@@ -184,6 +184,20 @@ torch::Tensor Bpp3dEnvironment::box_features() const {
   return tensor_of(out, {static_cast<int64_t>(instances_.size()), n_, 3});
 }
 
+torch::Tensor Bpp3dEnvironment::orientation_features() const {
+  std::vector<float> out;
+  for (size_t b = 0; b < instances_.size(); ++b) {
+    const float s = scale_[b];
+    for (const auto& box : instances_[b].boxes) {
+      for (const auto& e : orientations(box)) {
+        const float x = e.dx / s, y = e.dy / s, z = e.dz / s;
+        out.insert(out.end(), {x, y, z, x * y * z});
+      }
+    }
+  }
+  return tensor_of(out, {static_cast<int64_t>(instances_.size()), n_ * kOrientations, 4});
+}
+
 torch::Tensor Bpp3dEnvironment::bin_features() const {
   const auto B = static_cast<int64_t>(instances_.size());
   std::vector<float> out(B * 4);

@@ -36,6 +36,8 @@ class Bpp3dEnvironment final : public Environment {
   [[nodiscard]] bool choosing_box() const { return !box_chosen_; }
   // [B, n, 3] box sides (l, w, h) / S.
   [[nodiscard]] torch::Tensor box_features() const;
+  // [B, 6 n, 4] per (box, orientation) action: dx / S, dy / S, dz / S, dx dy dz / S^3.
+  [[nodiscard]] torch::Tensor orientation_features() const;
   // [B, 4] while choosing a box: packed fraction, (mean height - H) / S,
   // (lowest height - H) / S, fraction of the base at height H.
   [[nodiscard]] torch::Tensor bin_features() const;
