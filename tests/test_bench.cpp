@@ -61,10 +61,12 @@ TEST(Bench, ClassicalRowsOnTinyInstances) {
 }
 
 TEST(BenchConfig, PaperCvrpProtocolHasACapacityBlockEach) {
-  const auto c =
-      read_bench_config(std::filesystem::path(EIE_SOURCE_DIR) / "experiments/cvrp_paper.toml");
-  EXPECT_EQ(c.protocol, "eie");
-  EXPECT_EQ(c.capacities, (std::vector<double>{10, 15, 20}));
+  for (const auto* name : {"cvrp_paper.toml", "cvrp_paper_shipped.toml"}) {
+    const auto c = read_bench_config(std::filesystem::path(EIE_SOURCE_DIR) / "experiments" / name);
+    EXPECT_EQ(c.protocol, "eie") << name;
+    EXPECT_EQ(c.capacities, (std::vector<double>{10, 15, 20})) << name;
+    EXPECT_EQ(c.scales.size(), 7u) << name;
+  }
 }
 
 TEST(Bench, CapacityBlocksOfClassicalCvrpRows) {
