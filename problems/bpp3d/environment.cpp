@@ -33,6 +33,9 @@ Bpp3dEnvironment::Bpp3dEnvironment(std::vector<BppData> instances)
     if (d.length != length_ || d.width != width_ || static_cast<int64_t>(d.boxes.size()) != n_)
       throw std::invalid_argument("bpp3d: instances of a batch share n and the bin base");
     maps_.emplace_back(length_, width_);
+    for (const auto& box : d.boxes) {
+      for (const auto& e : orientations(box)) fits_.push_back(e.dx <= length_ && e.dy <= width_);
+    }
     packed_.emplace_back(n_, 0);
     int longest = 1;
     for (const auto& b : d.boxes) longest = std::max({longest, b.l, b.w, b.h});
@@ -56,15 +59,12 @@ torch::Tensor Bpp3dEnvironment::feasible() const {
                             {B, int64_t{length_} * width_}, torch::kUInt8)
         .to(torch::kBool);
   }
-  std::vector<uint8_t> mask(B * n_ * kOrientations);
+  // Orientations that fit the base never change; only packed boxes drop out.
+  std::vector<uint8_t> mask(fits_);
 #pragma omp parallel for schedule(static)
   for (int64_t b = 0; b < B; ++b) {
     for (int64_t i = 0; i < n_; ++i) {
-      if (packed_[b][i]) continue;
-      const auto sides = orientations(instances_[b].boxes[i]);
-      for (int o = 0; o < kOrientations; ++o) {
-        mask[(b * n_ + i) * kOrientations + o] = sides[o].dx <= length_ && sides[o].dy <= width_;
-      }
+      if (packed_[b][i]) std::fill_n(mask.begin() + (b * n_ + i) * kOrientations, kOrientations, 0);
     }
   }
   return torch::from_blob(mask.data(), {B, n_ * kOrientations}, torch::kUInt8).to(torch::kBool);

@@ -68,6 +68,7 @@ class Bpp3dEnvironment final : public Environment {
   std::vector<BppData> instances_;                  // as given
   std::vector<HeightMap> maps_;                     // per instance
   std::vector<std::vector<uint8_t>> packed_;        // per instance and box
+  std::vector<uint8_t> fits_;                       // [B, n, 6] orientation fits the base
   std::vector<std::vector<Placement>> placements_;  // per instance, in packing order
   std::vector<float> scale_;                        // S per instance: longest box side
   std::vector<int> chosen_box_;                     // per instance, valid while box_chosen_
