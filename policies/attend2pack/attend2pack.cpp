@@ -124,7 +124,7 @@ Attend2PackImpl::Attend2PackImpl(const Attend2PackOptions& options) : options_(o
   // these weights, `eie train --problem bpp3d --n 100 --epochs 1 --steps 1 --batch 8
   // --seed 7` and greedy `eie solve` on `eie gen --problem bpp3d --n 100 --count 64
   // --seed 5` (load rates of an essentially untrained network): 0.67
-  // rate with only the placement preferences; volume first 0.65, lying flat 0.61,
+  // with only the placement preferences; volume first 0.65, lying flat 0.61,
   // standing 0.69, standing + volume 0.70 (this choice). Uniform placements stack
   // boxes into towers, and REINFORCE would spend its first epochs learning that.
   torch::NoGradGuard no_grad;
