@@ -6,10 +6,30 @@ namespace eie::policy {
 
 AttentionPlan encoder_plan(const AttentionConfig& config, const nn::EncoderOptions& encoder,
                            int64_t train_n, int64_t n) {
-  const ScaleQuery query{n, encoder.embed_dim / encoder.heads, train_n};
-  if (config.policy) return plan_attention(*config.policy, config.scope, query, encoder.layers);
-  const AttentionSetting trained{1.0 / std::sqrt(static_cast<double>(query.head_dim)), 0};
-  return AttentionPlan{std::vector<AttentionSetting>(encoder.layers, trained), trained};
+  const int64_t head_dim = encoder.embed_dim / encoder.heads;
+  // The token count a windowed part attends to; 0 where no window applies.
+  const auto window_if = [&](bool applies) {
+    return applies && config.window > 0 && config.window < n ? config.window : int64_t{0};
+  };
+  const auto& parts = config.window_parts;
+  const int64_t encoder_window = window_if(parts.encoder);
+  const int64_t glimpse_window = window_if(parts.glimpse);
+  AttentionPlan plan;
+  if (config.policy) {
+    const auto at = [&](int64_t window) {
+      return plan_attention(*config.policy, config.scope,
+                            ScaleQuery{window > 0 ? window : n, head_dim, train_n}, encoder.layers);
+    };
+    plan.encoder = at(encoder_window).encoder;
+    plan.glimpse = at(glimpse_window).glimpse;
+  } else {
+    const AttentionSetting trained{1.0 / std::sqrt(static_cast<double>(head_dim)), 0};
+    plan = AttentionPlan{std::vector<AttentionSetting>(encoder.layers, trained), trained};
+  }
+  for (auto& layer : plan.encoder) layer.window = encoder_window;
+  plan.glimpse.window = glimpse_window;
+  plan.pointer_window = window_if(parts.pointer);
+  return plan;
 }
 
 std::map<std::string, h5::Attribute> encoder_spec(const std::string& problem,

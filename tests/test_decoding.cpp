@@ -114,6 +114,34 @@ TEST(Decoding, EnvironmentMaskIsPure) {
   EXPECT_EQ(mask.sum().item<int64_t>(), 8);
 }
 
+TEST(Decoding, ReplayGivesTheLogProbabilitiesOfTheReplayedSolutions) {
+  for (const std::string name : {"tsp", "cvrp"}) {
+    auto gen = at::make_generator<at::CPUGeneratorImpl>(8);
+    const auto problem = make_problem(name);
+    auto agent = make_agent(problem, NetworkOptions{}, 20);
+    agent->network().eval();
+    const auto instances = problem->generate(6, 15, gen);
+    torch::NoGradGuard no_grad;
+    const auto greedy = agent->rollout(instances, Selection::greedy, std::nullopt);
+    const auto replayed = agent->replay(instances, greedy.actions);
+    EXPECT_TRUE(torch::equal(replayed.actions, greedy.actions)) << name;
+    EXPECT_TRUE(torch::allclose(replayed.step_log_probs, greedy.step_log_probs, 0, 1e-6)) << name;
+    EXPECT_TRUE(torch::allclose(replayed.cost, greedy.cost)) << name;
+  }
+}
+
+TEST(Decoding, ReplayRejectsShortOrInfeasibleSolutions) {
+  auto gen = at::make_generator<at::CPUGeneratorImpl>(9);
+  const auto problem = make_problem("tsp");
+  auto agent = make_agent(problem, NetworkOptions{}, 20);
+  const auto instances = problem->generate(2, 5, gen);
+  torch::NoGradGuard no_grad;
+  EXPECT_THROW((void)agent->replay(instances, torch::tensor({{0, 1, 2}, {2, 1, 0}})),
+               std::invalid_argument);
+  EXPECT_THROW((void)agent->replay(instances, torch::tensor({{0, 1, 2, 3, 4}, {0, 1, 1, 3, 4}})),
+               std::invalid_argument);
+}
+
 TEST(Decoding, BadStrategyNamesAreRejected) {
   for (const auto* bad : {"beam", "sample:0", "sample:x", "sample:"}) {
     EXPECT_THROW((void)parse_decoding(bad), std::invalid_argument) << bad;

@@ -1,5 +1,6 @@
-// A few dozen REINFORCE steps on TSP10 lower the greedy cost; a resumed run
-// reaches exactly the state of an uninterrupted one.
+// A few dozen REINFORCE steps on TSP10 lower the greedy cost; imitation of a
+// heuristic gets near it; a resumed run reaches exactly the state of an
+// uninterrupted one.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -56,6 +57,34 @@ TEST(Training, FewStepsLowerGreedyCostOnTsp10) {
   // A policy that got this much better won a t-test: the winner is on disk.
   const auto winner = load_agent(dir / "baseline.h5", problem);
   EXPECT_LT(greedy_mean(*winner, held_out), before - 0.3);
+}
+
+TEST(Training, ImitationBringsTheGreedyPolicyNearTheTeacher) {
+  const auto problem = make_problem("tsp");
+  torch::manual_seed(5);
+  auto agent = make_agent(problem, small_network(), 10);
+  auto gen = at::make_generator<at::CPUGeneratorImpl>(98);
+  const auto held_out = problem->generate(500, 10, gen);
+  const double teacher = problem->check(held_out, problem->improve("2opt", held_out,
+                                                                   problem->construct("nn", held_out)))
+                             .mean()
+                             .item<double>();
+  const double before = greedy_mean(*agent, held_out);
+  auto run = short_run(test::scratch_dir("train-imitation"), 3);
+  run.teacher = "nn+2opt";
+  train(*agent, run);
+  const double after = greedy_mean(*agent, held_out);
+  EXPECT_LT(after, teacher * 1.15) << "before " << before << ", teacher " << teacher;
+  EXPECT_LT(after, before - 0.3) << "before " << before << ", after " << after;
+}
+
+TEST(Training, AnUnknownTeacherFailsBeforeTraining) {
+  const auto problem = make_problem("tsp");
+  auto agent = make_agent(problem, small_network(), 10);
+  auto run = short_run(test::scratch_dir("train-bad-teacher"), 1);
+  run.teacher = "nn+3opt";
+  EXPECT_THROW(train(*agent, run), std::invalid_argument);
+  EXPECT_FALSE(std::filesystem::exists(run.out_dir / "log.csv"));
 }
 
 TEST(Training, ResumeMatchesUninterruptedRun) {

@@ -15,12 +15,12 @@ torch::Tensor Attend2PackAgent::embed(const Instances& instances) {
       *env, encoder_plan(attention_, model_->options().encoder, train_n_, env->size()).encoder);
 }
 
-Trajectory Attend2PackAgent::rollout(const Instances& instances, Selection selection,
-                                     std::optional<torch::Generator> generator) {
+Trajectory Attend2PackAgent::run(const Instances& instances, Selection selection,
+                                 std::optional<torch::Generator> generator, const torch::Tensor& replayed) {
   const auto env = problem_->environment(instances);
   const auto policy = model_->start(
       *env, encoder_plan(attention_, model_->options().encoder, train_n_, env->size()));
-  return decode(*env, *policy, selection, generator);
+  return decode(*env, *policy, selection, generator, replayed);
 }
 
 std::unique_ptr<Agent> Attend2PackAgent::clone() const {

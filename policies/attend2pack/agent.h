@@ -16,8 +16,6 @@ class Attend2PackAgent final : public Agent {
                    const Attend2PackOptions& options, int64_t train_n);
 
   [[nodiscard]] const Problem& problem() const override { return *problem_; }
-  [[nodiscard]] Trajectory rollout(const Instances& instances, Selection selection,
-                                   std::optional<torch::Generator> generator) override;
   [[nodiscard]] torch::nn::Module& network() override { return *model_; }
   [[nodiscard]] std::unique_ptr<Agent> clone() const override;
   [[nodiscard]] std::map<std::string, h5::Attribute> spec() const override;
@@ -25,6 +23,12 @@ class Attend2PackAgent final : public Agent {
 
   // Box embeddings [B, n, E] under the current attention config.
   [[nodiscard]] torch::Tensor embed(const Instances& instances);
+
+
+ protected:
+  [[nodiscard]] Trajectory run(const Instances& instances, Selection selection,
+                               std::optional<torch::Generator> generator,
+                               const torch::Tensor& replayed) override;
 
  private:
   std::shared_ptr<const bpp3d::Bpp3dProblem> problem_;  // environments and checks

@@ -18,11 +18,23 @@ torch::Tensor AttentionAgent::embed(const Instances& instances) {
   return model_->encode(*env, plan(env->size()).encoder);
 }
 
-Trajectory AttentionAgent::rollout(const Instances& instances, Selection selection,
-                                   std::optional<torch::Generator> generator) {
+Trajectory AttentionAgent::run(const Instances& instances, Selection selection,
+                               std::optional<torch::Generator> generator, const torch::Tensor& replayed) {
   const auto env = problem_->environment(instances);
-  const auto policy = model_->start(*env, plan(env->size()));
-  return decode(*env, *policy, selection, generator);
+  const int64_t window = attention_.window;
+  if (!attention_.window_parts.view || window == 0 || window >= env->size()) {
+    const auto policy = model_->start(*env, plan(env->size()));
+    return decode(*env, *policy, selection, generator, replayed);
+  }
+  auto inside = attention_;  // a view is an instance of its own: no further window in it
+  inside.window = 0;
+  const auto policy = model_->start_local(
+      *env,
+      [this, inside](int64_t k) {
+        return encoder_plan(inside, model_->options().encoder, train_n_, k);
+      },
+      window);
+  return decode(*env, *policy, selection, generator, replayed);
 }
 
 std::unique_ptr<Agent> AttentionAgent::clone() const {

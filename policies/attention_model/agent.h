@@ -15,8 +15,6 @@ class AttentionAgent final : public Agent {
                  const AttentionModelOptions& options, int64_t train_n);
 
   [[nodiscard]] const Problem& problem() const override { return *problem_; }
-  [[nodiscard]] Trajectory rollout(const Instances& instances, Selection selection,
-                                   std::optional<torch::Generator> generator) override;
   [[nodiscard]] torch::nn::Module& network() override { return *model_; }
   [[nodiscard]] std::unique_ptr<Agent> clone() const override;
   [[nodiscard]] std::map<std::string, h5::Attribute> spec() const override;
@@ -27,6 +25,12 @@ class AttentionAgent final : public Agent {
   [[nodiscard]] torch::Tensor embed(const Instances& instances);
   // The attention settings used for instances of size n.
   [[nodiscard]] AttentionPlan plan(int64_t n) const;
+
+
+ protected:
+  [[nodiscard]] Trajectory run(const Instances& instances, Selection selection,
+                               std::optional<torch::Generator> generator,
+                               const torch::Tensor& replayed) override;
 
  private:
   std::shared_ptr<const RoutingProblem> problem_;  // environments and checks

@@ -1,9 +1,12 @@
 #include "attention_model/attention_model.h"
 
+#include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
 
 #include "nn/glimpse.h"
+#include "nn/neighbours.h"
 
 namespace eie::policy {
 
@@ -20,8 +23,11 @@ torch::nn::Linear linear(int64_t in, int64_t out, bool bias) {
 class AttentionDecoder final : public StepPolicy {
  public:
   AttentionDecoder(AttentionModelImpl& model, const RoutingEnvironment& env,
-                   const torch::Tensor& embeddings, AttentionSetting glimpse)
-      : model_(model), env_(env), glimpse_(glimpse) {
+                   const torch::Tensor& embeddings, AttentionSetting glimpse,
+                   int64_t pointer_window)
+      : model_(model), env_(env), glimpse_(glimpse), pointer_window_(pointer_window) {
+    window_ = std::max(glimpse.window, pointer_window);
+    if (window_ > 0) positions_ = env.node_features().slice(2, 0, 2);
     const auto& o = model.options();
     const int64_t E = o.encoder.embed_dim;
     heads_ = o.encoder.heads;
@@ -52,22 +58,44 @@ class AttentionDecoder final : public StepPolicy {
       if (ctx.scalars.size(1) > 0) query = query + torch::matmul(ctx.scalars, scalar_weight_.t());
     }
     const auto infeasible = feasible.logical_not();
+    const auto outside = window_ > 0 ? window(feasible, ctx).logical_not() : infeasible;
     const float minus_inf = -std::numeric_limits<float>::infinity();
 
-    // Glimpse: every head attends over the feasible nodes.
-    const auto refined =
-        model_.project_out(nn::glimpse(glimpse_memory_, query, infeasible, glimpse_.scale));
+    // Glimpse: every head attends over the feasible nodes (in the window, if any).
+    const auto refined = model_.project_out(nn::glimpse(
+        glimpse_memory_, query, glimpse_.window > 0 ? outside : infeasible, glimpse_.scale));
 
     // Pointer: single head scaled by 1/sqrt(E) (never rescaled), tanh clipping.
     auto logits = nn::pointer_scores(logit_keys_, refined) / std::sqrt(static_cast<double>(E));
     logits = torch::tanh(logits) * o.tanh_clip;
-    return torch::log_softmax(logits.masked_fill(infeasible, minus_inf), -1);
+    return torch::log_softmax(
+        logits.masked_fill(pointer_window_ > 0 ? outside : infeasible, minus_inf), -1);
   }
 
  private:
+  // `feasible` restricted to the window's nearest feasible nodes of the current
+  // node, depots kept (a route can always end); all of it before the first choice.
+  torch::Tensor window(const torch::Tensor& feasible, const RoutingContext& ctx) const {
+    const int64_t K = window_;
+    if (ctx.placeholder || K >= feasible.size(1)) return feasible;
+    torch::NoGradGuard no_grad;
+    const int64_t B = feasible.size(0);
+    const auto current = ctx.nodes.select(1, ctx.nodes.size(1) - 1).view({B, 1, 1});
+    const auto here = positions_.gather(1, current.expand({B, 1, 2}));
+    const auto distance = (positions_ - here).pow(2).sum(-1).masked_fill(
+        feasible.logical_not(), std::numeric_limits<float>::infinity());
+    const auto nearest = std::get<1>(distance.topk(K, 1, false, false));
+    auto allowed = torch::zeros_like(feasible).scatter(1, nearest, true);
+    allowed.slice(1, 0, env_.depot_count()).fill_(true);
+    return allowed.logical_and(feasible);
+  }
+
   AttentionModelImpl& model_;                // the network (outlives the decoder)
   const RoutingEnvironment& env_;            // where the step context comes from
-  AttentionSetting glimpse_;                 // the glimpse's scale
+  AttentionSetting glimpse_;                 // the glimpse's scale and window
+  int64_t pointer_window_;                   // the pointer's window (0: every feasible node)
+  int64_t window_ = 0;                       // the larger of the two windows
+  torch::Tensor positions_;                  // [B, n', 2] node positions, when windowed
   int64_t heads_ = 0;                        // M
   torch::Tensor fixed_context_;              // [B, E] projected graph embedding
   torch::Tensor placeholder_context_;        // [E] projected placeholder (TSP, first step)
@@ -75,6 +103,82 @@ class AttentionDecoder final : public StepPolicy {
   torch::Tensor scalar_weight_;              // [E, s] projection of the context scalars
   nn::GlimpseMemory glimpse_memory_;         // glimpse keys and values
   torch::Tensor logit_keys_;                 // [B, E, n']
+};
+
+// Decodes every step on a local view (WindowParts::view): the context nodes and
+// the current node's K nearest nodes, positions rescaled so that the
+// current node and the candidates fill the unit square, encoded as an instance of
+// their own. The model then always sees about as many nodes as in training, at
+// the spacing of training instances. The first choice (no current node yet) is
+// made on the whole instance.
+class LocalViewDecoder final : public StepPolicy {
+ public:
+  LocalViewDecoder(AttentionModelImpl& model, const RoutingEnvironment& env,
+                   std::function<AttentionPlan(int64_t)> plan_at, int64_t window)
+      : model_(model), env_(env), plan_at_(std::move(plan_at)), window_(window) {}
+
+  torch::Tensor log_probs(const torch::Tensor& feasible) override {
+    const auto ctx = env_.context();
+    if (ctx.placeholder) return whole_instance().log_probs(feasible);
+    const int64_t B = feasible.size(0), n = feasible.size(1), c = ctx.nodes.size(1);
+    const auto features = env_.node_features();
+    const auto positions = features.slice(2, 0, 2);
+    // Candidates: the current node's K nearest other nodes, visited ones included
+    // (masked in the view, as in a real tour); when none of them is feasible, the
+    // last one makes way for the nearest feasible node. (Feasible nodes only made
+    // the view look like a fresh tour: 18.9 instead of 12.3 at n = 200, K = 100.)
+    torch::Tensor candidates;
+    {
+      torch::NoGradGuard no_grad;
+      const int64_t K = std::min(window_, n - c);
+      const auto current = ctx.nodes.select(1, c - 1).view({B, 1, 1});
+      const auto distance =
+          (positions - positions.gather(1, current.expand({B, 1, 2}))).pow(2).sum(-1);
+      const float inf = std::numeric_limits<float>::infinity();
+      candidates = std::get<1>(distance.scatter(1, ctx.nodes, inf).topk(K, 1, false, false));
+      const auto nearest_feasible =
+          std::get<1>(distance.masked_fill(feasible.logical_not(), inf).min(1));
+      auto last = candidates.select(1, K - 1);
+      last.copy_(torch::where(feasible.gather(1, candidates).any(1), last, nearest_feasible));
+    }
+    const int64_t k = c + candidates.size(1);
+    const auto nodes = torch::cat({ctx.nodes, candidates}, 1);  // [B, k]
+    const auto local = features.gather(1, nodes.unsqueeze(2).expand({B, k, features.size(2)}));
+    const auto view = env_.view(nodes, rescaled(local, c - 1));
+    const auto plan = plan_at_(k);
+    AttentionDecoder decoder(model_, *view, model_.encode(*view, plan.encoder), plan.glimpse,
+                             plan.pointer_window);
+    const auto chosen = decoder.log_probs(view->feasible()).slice(1, c);  // [B, k - c]
+    return torch::full(feasible.sizes(), -std::numeric_limits<float>::infinity(), chosen.options())
+        .scatter(1, candidates, chosen);
+  }
+
+ private:
+  // Positions of `local` [B, k, F] mapped so that rows from `first_fitted` on fill
+  // [0, 1]^2 (aspect kept); earlier rows are clamped into it.
+  static torch::Tensor rescaled(const torch::Tensor& local, int64_t first_fitted) {
+    const auto positions = local.slice(2, 0, 2);
+    const auto fitted = positions.slice(1, first_fitted);
+    const auto low = std::get<0>(fitted.min(1, true));                              // [B, 1, 2]
+    const auto extent = std::get<0>((std::get<0>(fitted.max(1, true)) - low).max(2, true));
+    const auto scaled = ((positions - low) / extent.clamp_min(1e-9)).clamp(0, 1);
+    return torch::cat({scaled, local.slice(2, 2)}, 2);
+  }
+
+  AttentionDecoder& whole_instance() {
+    if (!whole_) {
+      const auto plan = plan_at_(env_.node_features().size(1));
+      whole_ = std::make_unique<AttentionDecoder>(model_, env_, model_.encode(env_, plan.encoder),
+                                                  plan.glimpse, plan.pointer_window);
+    }
+    return *whole_;
+  }
+
+  AttentionModelImpl& model_;                        // the network (outlives the decoder)
+  const RoutingEnvironment& env_;                    // the whole instance
+  std::function<AttentionPlan(int64_t)> plan_at_;    // attention settings for k nodes
+  int64_t window_;                                   // K, candidates per view
+  std::unique_ptr<AttentionDecoder> whole_;          // the first step's decoder
 };
 
 }  // namespace
@@ -104,12 +208,22 @@ torch::Tensor AttentionModelImpl::encode(const RoutingEnvironment& env,
   if (depots > 0) {
     h = torch::cat({init_embed_depot(features.slice(1, 0, depots).slice(2, 0, 2)), h}, 1);
   }
-  return encoder(h, settings);
+  const int64_t window = settings.empty() ? 0 : settings.front().window;
+  const auto neighbours = window > 0 && window < features.size(1)
+                              ? nn::nearest_nodes(features.slice(2, 0, 2), window)
+                              : torch::Tensor();
+  return encoder(h, settings, neighbours);
+}
+
+std::unique_ptr<StepPolicy> AttentionModelImpl::start_local(
+    const RoutingEnvironment& env, std::function<AttentionPlan(int64_t)> plan_at, int64_t window) {
+  return std::make_unique<LocalViewDecoder>(*this, env, std::move(plan_at), window);
 }
 
 std::unique_ptr<StepPolicy> AttentionModelImpl::start(const RoutingEnvironment& env,
                                                       const AttentionPlan& plan) {
-  return std::make_unique<AttentionDecoder>(*this, env, encode(env, plan.encoder), plan.glimpse);
+  return std::make_unique<AttentionDecoder>(*this, env, encode(env, plan.encoder), plan.glimpse,
+                                            plan.pointer_window);
 }
 
 }  // namespace eie::policy

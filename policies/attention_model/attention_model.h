@@ -2,6 +2,7 @@
 
 #include <torch/torch.h>
 
+#include <functional>
 #include <memory>
 
 #include "attention/setting.h"
@@ -32,6 +33,11 @@ class AttentionModelImpl : public torch::nn::Module {
   torch::Tensor encode(const RoutingEnvironment& env, const std::vector<AttentionSetting>& encoder);
   // Encodes and returns the per-step policy bound to `env` (which must outlive it).
   std::unique_ptr<StepPolicy> start(const RoutingEnvironment& env, const AttentionPlan& plan);
+  // The same on local views of `window` candidates (WindowParts::view); plan_at(k)
+  // gives the attention settings for a view of k nodes.
+  std::unique_ptr<StepPolicy> start_local(const RoutingEnvironment& env,
+                                          std::function<AttentionPlan(int64_t)> plan_at,
+                                          int64_t window);
 
   [[nodiscard]] const AttentionModelOptions& options() const { return options_; }
 

@@ -40,4 +40,16 @@ RoutingContext TspEnvironment::context() const {
           steps_ == 0};
 }
 
+std::unique_ptr<RoutingEnvironment> TspEnvironment::view(const torch::Tensor& nodes,
+                                                         torch::Tensor features) const {
+  if (steps_ == 0) throw std::logic_error("tsp: no local view before the first city");
+  auto v = std::make_unique<TspEnvironment>(
+      coords_.gather(1, nodes.unsqueeze(2).expand({-1, -1, 2})), std::move(features));
+  v->visited_ = visited_.gather(1, nodes);
+  v->first_ = torch::zeros_like(first_);  // context() lists [first, last]
+  v->last_ = torch::ones_like(last_);
+  v->steps_ = 2;  // past the placeholder; not done while candidates remain
+  return v;
+}
+
 }  // namespace eie::tsp

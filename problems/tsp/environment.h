@@ -22,6 +22,8 @@ class TspEnvironment final : public RoutingEnvironment {
   [[nodiscard]] int64_t depot_count() const override { return 0; }
   // [first, last] city; a placeholder before the first step.
   [[nodiscard]] RoutingContext context() const override;
+  [[nodiscard]] std::unique_ptr<RoutingEnvironment> view(const torch::Tensor& nodes,
+                                                         torch::Tensor features) const override;
 
  private:
   torch::Tensor coords_;    // [B, n, 2] float32

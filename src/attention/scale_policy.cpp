@@ -3,6 +3,7 @@
 #include <cmath>
 #include <functional>
 #include <map>
+#include <sstream>
 #include <stdexcept>
 
 #include "attention/fitted_scales.h"
@@ -82,6 +83,23 @@ ScaleScope parse_scale_scope(const std::string& text) {
   if (text == "encoder") return ScaleScope::encoder;
   if (text == "all") return ScaleScope::all;
   throw std::invalid_argument("--scale-at: expected 'encoder' or 'all', got '" + text + "'");
+}
+
+WindowParts parse_window_parts(const std::string& text) {
+  if (text == "all") return WindowParts{};
+  WindowParts parts{false, false, false, false};
+  std::stringstream list(text);
+  for (std::string part; std::getline(list, part, ',');) {
+    if (part == "encoder") parts.encoder = true;
+    else if (part == "glimpse") parts.glimpse = true;
+    else if (part == "pointer") parts.pointer = true;
+    else if (part == "view") parts.view = true;
+    else {
+      throw std::invalid_argument("--window-at: expected 'all' or a comma list of encoder, "
+                                  "glimpse, pointer, view; got '" + text + "'");
+    }
+  }
+  return parts;
 }
 
 AttentionPlan plan_attention(const ScalePolicy& policy, ScaleScope scope, const ScaleQuery& query,

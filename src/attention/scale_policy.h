@@ -33,6 +33,8 @@ class ScalePolicy {
 // Where a scale policy applies: the encoder only, or the encoder and the decoder glimpse.
 enum class ScaleScope { encoder, all };
 [[nodiscard]] ScaleScope parse_scale_scope(const std::string& text);
+// "all" (encoder, glimpse, pointer) or a comma list of encoder, glimpse, pointer, view.
+[[nodiscard]] WindowParts parse_window_parts(const std::string& text);
 
 // The plan for one instance size: layers outside `scope` keep 1/sqrt(d).
 [[nodiscard]] AttentionPlan plan_attention(const ScalePolicy& policy, ScaleScope scope,

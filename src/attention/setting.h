@@ -12,10 +12,21 @@ struct AttentionSetting {
   int64_t window = 0;   // attend to the `window` nearest nodes only; 0 = all nodes
 };
 
+// Where a window of K nodes applies (any combination).
+struct WindowParts {
+  bool encoder = true;   // self-attention over each node's K nearest nodes
+  bool glimpse = true;   // the glimpse over the K nearest feasible nodes of the current one
+  bool pointer = true;   // the choice among those K nodes
+  bool view = false;     // each step decoded on a local view: the current node's K nearest
+                         // nodes (and the context nodes), rescaled into the unit square and
+                         // encoded as an instance of their own
+};
+
 // Settings for every attention layer of a policy at one instance size.
 struct AttentionPlan {
   std::vector<AttentionSetting> encoder;  // one per encoder layer
   AttentionSetting glimpse;               // the decoder glimpse (never the pointer logits)
+  int64_t pointer_window = 0;             // choose among this many nearest feasible nodes (0: all)
 };
 
 }  // namespace eie

@@ -22,7 +22,23 @@ int64_t chunk_for(const BenchConfig& c, int64_t n) {
   return c.batch > 0 ? c.batch : std::clamp<int64_t>(12800 / n, 1, 64);
 }
 
-std::string scale_label(const std::string& spec) { return spec.substr(0, spec.find(':')); }
+// A row's attention: "NAME[:FILE][@K]", K a window (bench configs' `scales`).
+struct AttentionSpec {
+  std::string scale;   // NAME[:FILE]
+  int64_t window = 0;  // 0: every node
+};
+
+AttentionSpec parse_attention_spec(const std::string& spec) {
+  const auto at = spec.rfind('@');
+  if (at == std::string::npos) return {spec, 0};
+  return {spec.substr(0, at), parse_int(spec.substr(at + 1), "window of scale '" + spec + "'")};
+}
+
+std::string scale_label(const std::string& spec) {
+  const auto parsed = parse_attention_spec(spec);
+  const auto name = parsed.scale.substr(0, parsed.scale.find(':'));
+  return parsed.window > 0 ? name + " window " + std::to_string(parsed.window) : name;
+}
 
 std::map<int64_t, double> read_reference(const std::filesystem::path& path) {
   std::map<int64_t, double> costs;
@@ -96,8 +112,12 @@ BenchResult run_bench(const BenchConfig& c, uint64_t seed_offset,
   }
   const auto& problem = problems.front();  // instances carry their capacity: any block decodes them
   const auto scope = parse_scale_scope(c.scale_at);
-  std::vector<std::shared_ptr<const ScalePolicy>> scales;
-  for (const auto& spec : c.scales) scales.push_back(make_scale_policy(spec));
+  std::vector<AttentionConfig> scales;
+  for (const auto& spec : c.scales) {
+    const auto parsed = parse_attention_spec(spec);
+    if (parsed.window < 0) throw std::invalid_argument("scale '" + spec + "': negative window");
+    scales.push_back({make_scale_policy(parsed.scale), scope, parsed.window});
+  }
   std::vector<Decoding> decodes;
   for (const auto& d : c.decodes) decodes.push_back(parse_decoding(d));
   std::vector<std::unique_ptr<Agent>> agents;
@@ -147,7 +167,7 @@ BenchResult run_bench(const BenchConfig& c, uint64_t seed_offset,
         const auto instances = problems[k]->generate(c.instances, n, gen);
         for (auto& agent : agents) {
           for (size_t s = 0; s < scales.size(); ++s) {
-            agent->set_attention({scales[s], scope});
+            agent->set_attention(scales[s]);
             for (size_t d = 0; d < decodes.size(); ++d) {
               auto [actions, seconds] = timed([&] {
                 auto a = solve(*agent, instances, decodes[d], chunk_for(c, n), gen).actions;

@@ -38,7 +38,11 @@ int run_train(int argc, char** argv) {
       "init", "start from this model's weights (e.g. trained on smaller n); sizes come from it",
       cxxopts::value<std::string>())("out", "run directory (checkpoint.h5, model.h5, log.csv)",
                                      cxxopts::value<std::string>())(
-      "resume", "continue from <out>/checkpoint.h5 (with its learning rate unless --lr is given)");
+      "resume", "continue from <out>/checkpoint.h5 (with its learning rate unless --lr is given)")(
+      "teacher",
+      "imitate a heuristic's solutions instead of REINFORCE, as a warm start: METHOD[+IMPROVE] "
+      "as in solve's --method/--improve, e.g. farthest+2opt",
+      cxxopts::value<std::string>());
   add_problem_flags(options);
   add_common_flags(options);
   cxxopts::ParseResult args;
@@ -61,6 +65,7 @@ int run_train(int argc, char** argv) {
   t.out_dir = args["out"].as<std::string>();
   t.resume = args.count("resume") > 0;
   t.resume_with_lr = t.resume && args.count("lr") > 0;
+  if (args.count("teacher")) t.teacher = args["teacher"].as<std::string>();
   if (t.resume && !std::filesystem::exists(t.out_dir / "checkpoint.h5")) {
     throw std::invalid_argument("--resume: no checkpoint.h5 in " + t.out_dir.string());
   }

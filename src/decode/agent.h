@@ -13,10 +13,14 @@
 
 namespace eie {
 
-// How attention is scaled at inference: a scale policy and where it applies.
+// How attention is set at inference: a scale policy and where it applies, and an
+// optional window of nearest nodes (WindowParts says where). A scale policy sees
+// the attended count min(n, window) where the window applies, not n.
 struct AttentionConfig {
   std::shared_ptr<const ScalePolicy> policy;  // null: 1/sqrt(d) everywhere (as trained)
   ScaleScope scope = ScaleScope::all;         // encoder only, or encoder and glimpse
+  int64_t window = 0;                         // 0: every node
+  WindowParts window_parts;                   // where the window applies
 };
 
 // A policy network paired with its problem: what the trainer, solve and bench use.
@@ -25,14 +29,26 @@ class Agent {
   virtual ~Agent() = default;
   [[nodiscard]] virtual const Problem& problem() const = 0;
   // Runs the shared decode loop on a batch (gradients flow unless disabled by the caller).
-  [[nodiscard]] virtual Trajectory rollout(const Instances& instances, Selection selection,
-                                           std::optional<torch::Generator> generator) = 0;
+  [[nodiscard]] Trajectory rollout(const Instances& instances, Selection selection,
+                                   std::optional<torch::Generator> generator) {
+    return run(instances, selection, std::move(generator), {});
+  }
+  // The policy's log-likelihood of known solutions `actions` [B, T] (teacher forcing).
+  [[nodiscard]] Trajectory replay(const Instances& instances, const torch::Tensor& actions) {
+    return run(instances, Selection::replay, std::nullopt, actions);
+  }
   [[nodiscard]] virtual torch::nn::Module& network() = 0;
   // An independent deep copy (the rollout baseline).
   [[nodiscard]] virtual std::unique_ptr<Agent> clone() const = 0;
   // Everything needed to rebuild the network (checkpoint attributes).
   [[nodiscard]] virtual std::map<std::string, h5::Attribute> spec() const = 0;
   virtual void set_attention(const AttentionConfig& config) = 0;
+
+ protected:
+  // The decode loop on a fresh environment; `replayed` as in decode().
+  [[nodiscard]] virtual Trajectory run(const Instances& instances, Selection selection,
+                                       std::optional<torch::Generator> generator,
+                                       const torch::Tensor& replayed) = 0;
 };
 
 }  // namespace eie

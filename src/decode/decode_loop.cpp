@@ -1,5 +1,6 @@
 #include "decode/decode_loop.h"
 
+#include <stdexcept>
 #include <vector>
 
 namespace eie {
@@ -22,7 +23,10 @@ torch::Tensor sample_rows(const torch::Tensor& probs, const c10::optional<torch:
 }  // namespace
 
 Trajectory decode(Environment& env, StepPolicy& policy, Selection selection,
-                  std::optional<torch::Generator> generator) {
+                  std::optional<torch::Generator> generator, const torch::Tensor& replayed) {
+  if (selection == Selection::replay && !replayed.defined()) {
+    throw std::invalid_argument("decode: replay needs the actions to replay");
+  }
   const c10::optional<torch::Generator> sampler =
       generator ? c10::optional<torch::Generator>(*generator) : c10::nullopt;
   std::vector<torch::Tensor> actions, step_log_probs;
@@ -32,7 +36,17 @@ Trajectory decode(Environment& env, StepPolicy& policy, Selection selection,
     torch::Tensor action;
     {
       torch::NoGradGuard no_grad;
-      action = selection == Selection::greedy ? log_p.argmax(1) : sample_rows(log_p.exp(), sampler);
+      if (selection == Selection::replay) {
+        if (static_cast<int64_t>(actions.size()) >= replayed.size(1)) {
+          throw std::invalid_argument("decode: the replayed solutions end before the problem does");
+        }
+        action = replayed.select(1, static_cast<int64_t>(actions.size()));
+        if (!feasible.gather(1, action.unsqueeze(1)).all().item<bool>()) {
+          throw std::invalid_argument("decode: a replayed action is infeasible");
+        }
+      } else {
+        action = selection == Selection::greedy ? log_p.argmax(1) : sample_rows(log_p.exp(), sampler);
+      }
     }
     step_log_probs.push_back(log_p.gather(1, action.unsqueeze(1)).squeeze(1));
     actions.push_back(action);

@@ -16,7 +16,9 @@ class StepPolicy {
   [[nodiscard]] virtual torch::Tensor log_probs(const torch::Tensor& feasible) = 0;
 };
 
-enum class Selection { greedy, sample };
+// greedy: the most likely action; sample: a draw from the policy; replay: the
+// given actions (teacher forcing: the log-likelihood of a known solution).
+enum class Selection { greedy, sample, replay };
 
 struct Trajectory {
   torch::Tensor actions;         // [B, T] int64
@@ -26,7 +28,9 @@ struct Trajectory {
 };
 
 // The one decode loop: training, solve and bench all go through it.
+// `replayed` [B, T] holds the actions of Selection::replay (unused otherwise).
 [[nodiscard]] Trajectory decode(Environment& env, StepPolicy& policy, Selection selection,
-                                std::optional<torch::Generator> generator = std::nullopt);
+                                std::optional<torch::Generator> generator = std::nullopt,
+                                const torch::Tensor& replayed = {});
 
 }  // namespace eie

@@ -2,6 +2,9 @@
 
 #include <torch/torch.h>
 
+#include <memory>
+#include <stdexcept>
+
 namespace eie {
 
 // A batch of partial solutions of one problem: what is feasible next, how an
@@ -21,7 +24,8 @@ class Environment {
 
 // What a routing policy reads from a routing environment (TSP, CVRP).
 struct RoutingContext {
-  torch::Tensor nodes;    // [B, k] int64: nodes whose embeddings form the step context
+  torch::Tensor nodes;    // [B, k] int64: nodes whose embeddings form the step context,
+                          // the current node last
   torch::Tensor scalars;  // [B, s] float32 extra context features (s may be 0)
   bool placeholder;       // no node chosen yet: the policy uses a learned placeholder
 };
@@ -30,11 +34,19 @@ class RoutingEnvironment : public Environment {
  public:
   // Nodes the problem is sized by (cities; customers without the depot).
   [[nodiscard]] virtual int64_t size() const = 0;
-  // [B, n', F] per-node input features (the depot first, when there is one).
+  // [B, n', F] per-node input features (the depot first, when there is one); the
+  // first two are the node's position (windows use them).
   [[nodiscard]] virtual torch::Tensor node_features() const = 0;
   // Leading rows of node_features() that are depots (embedded separately).
   [[nodiscard]] virtual int64_t depot_count() const = 0;
   [[nodiscard]] virtual RoutingContext context() const = 0;
+  // The decision at hand seen on `nodes` [B, k] only: context().nodes first, in
+  // their order, then candidates; `features` [B, k, F] is what the policy reads for
+  // them. Actions of the view index into `nodes`. Throws where a problem has no views.
+  [[nodiscard]] virtual std::unique_ptr<RoutingEnvironment> view(const torch::Tensor& /*nodes*/,
+                                                                 torch::Tensor /*features*/) const {
+    throw std::invalid_argument("local views (--window-at view) are not available for this problem");
+  }
 };
 
 }  // namespace eie

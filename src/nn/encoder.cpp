@@ -36,8 +36,9 @@ EncoderLayerImpl::EncoderLayerImpl(const EncoderOptions& o) {
   norm2 = register_module("norm2", FeatureNorm(o.embed_dim, o.normalization));
 }
 
-torch::Tensor EncoderLayerImpl::forward(const torch::Tensor& h, const AttentionSetting& setting) {
-  auto x = norm1(h + attention(h, setting));
+torch::Tensor EncoderLayerImpl::forward(const torch::Tensor& h, const AttentionSetting& setting,
+                                        const torch::Tensor& neighbours) {
+  auto x = norm1(h + attention(h, setting, neighbours));
   return norm2(x + ff2(torch::relu(ff1(x))));
 }
 
@@ -49,9 +50,10 @@ EncoderImpl::EncoderImpl(const EncoderOptions& options) : options_(options) {
   }
 }
 
-torch::Tensor EncoderImpl::forward(torch::Tensor h, const std::vector<AttentionSetting>& settings) {
+torch::Tensor EncoderImpl::forward(torch::Tensor h, const std::vector<AttentionSetting>& settings,
+                                   const torch::Tensor& neighbours) {
   TORCH_CHECK(settings.size() == layers.size(), "one attention setting per encoder layer");
-  for (size_t l = 0; l < layers.size(); ++l) h = layers[l](h, settings[l]);
+  for (size_t l = 0; l < layers.size(); ++l) h = layers[l](h, settings[l], neighbours);
   return h;
 }
 

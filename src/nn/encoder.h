@@ -38,7 +38,8 @@ TORCH_MODULE(FeatureNorm);
 class EncoderLayerImpl : public torch::nn::Module {
  public:
   explicit EncoderLayerImpl(const EncoderOptions& options);
-  torch::Tensor forward(const torch::Tensor& h, const AttentionSetting& setting);
+  torch::Tensor forward(const torch::Tensor& h, const AttentionSetting& setting,
+                        const torch::Tensor& neighbours = {});
 
   MultiHeadAttention attention{nullptr};
   FeatureNorm norm1{nullptr};
@@ -52,8 +53,9 @@ TORCH_MODULE(EncoderLayer);
 class EncoderImpl : public torch::nn::Module {
  public:
   explicit EncoderImpl(const EncoderOptions& options);
-  // settings: one per layer.
-  torch::Tensor forward(torch::Tensor h, const std::vector<AttentionSetting>& settings);
+  // settings: one per layer; neighbours [B, n, K] for windowed layers (nearest_nodes).
+  torch::Tensor forward(torch::Tensor h, const std::vector<AttentionSetting>& settings,
+                        const torch::Tensor& neighbours = {});
 
   [[nodiscard]] const EncoderOptions& options() const { return options_; }
   std::vector<EncoderLayer> layers;

@@ -1,6 +1,9 @@
 #include "nn/multi_head_attention.h"
 
 #include <cmath>
+#include <stdexcept>
+
+#include "nn/neighbours.h"
 
 namespace eie::nn {
 
@@ -53,9 +56,19 @@ torch::Tensor MultiHeadAttentionImpl::attention(const torch::Tensor& h,
 }
 
 torch::Tensor MultiHeadAttentionImpl::forward(const torch::Tensor& h,
-                                              const AttentionSetting& setting) {
+                                              const AttentionSetting& setting,
+                                              const torch::Tensor& neighbours) {
   const int64_t B = h.size(0), n = h.size(1), E = options_.embed_dim, M = options_.heads;
   auto [q, k, v] = project(h);
+  if (setting.window > 0 && setting.window < n) {
+    if (!neighbours.defined() || neighbours.size(2) < setting.window) {
+      throw std::invalid_argument("windowed attention needs each node's nearest nodes");
+    }
+    return windowed_attention(q, k, v, neighbours.slice(2, 0, setting.window), setting.scale)
+        .transpose(1, 2)
+        .reshape({B, n, E})
+        .matmul(W_out.reshape({E, E}));
+  }
   const auto k_t = k.transpose(-1, -2);
   const int64_t per_instance = M * n * n;
   std::vector<torch::Tensor> parts;  // [b, M, n, d] each

@@ -16,8 +16,11 @@ struct MultiHeadAttentionOptions {
 class MultiHeadAttentionImpl : public torch::nn::Module {
  public:
   explicit MultiHeadAttentionImpl(const MultiHeadAttentionOptions& options);
-  // h: [B, n, E] -> [B, n, E]; scores are softmax(setting.scale * q.k).
-  torch::Tensor forward(const torch::Tensor& h, const AttentionSetting& setting);
+  // h: [B, n, E] -> [B, n, E]; scores are softmax(setting.scale * q.k). With a
+  // window K < n, node i attends to neighbours[b, i, :K] only ([B, n, >= K], from
+  // nearest_nodes).
+  torch::Tensor forward(const torch::Tensor& h, const AttentionSetting& setting,
+                        const torch::Tensor& neighbours = {});
   // The attention rows [B, M, n, n] (for entropy measurements and tests).
   torch::Tensor attention(const torch::Tensor& h, const AttentionSetting& setting);
 

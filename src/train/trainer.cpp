@@ -113,6 +113,44 @@ void write_log(const std::filesystem::path& path, const std::vector<std::string>
   out.commit();
 }
 
+// The solutions of heuristic "METHOD[+IMPROVE]" (e.g. farthest+2opt) for a batch.
+torch::Tensor teacher_actions(const Problem& problem, const std::string& teacher,
+                              const Instances& batch) {
+  const auto plus = teacher.find('+');
+  const auto actions = problem.construct(teacher.substr(0, plus), batch);
+  return plus == std::string::npos ? actions
+                                   : problem.improve(teacher.substr(plus + 1), batch, actions);
+}
+
+// The loss of one step: REINFORCE against `reference` costs, or the mean
+// per-step cross-entropy of the teacher's solutions.
+struct StepLoss {
+  torch::Tensor loss;  // to minimise
+  double mean_cost;    // of the sampled (or the teacher's) solutions
+};
+
+StepLoss reinforce_loss(Agent& agent, RolloutBaseline& baseline, const Instances& batch,
+                        bool warmup, double exp_beta, Progression& progress,
+                        torch::Generator& generator) {
+  torch::Tensor reference;
+  if (!warmup) reference = baseline.costs(batch);
+  const auto t = agent.rollout(batch, Selection::sample, generator);
+  const double mean_cost = t.cost.mean().item<double>();
+  if (warmup) {
+    progress.ema =
+        progress.ema_set ? exp_beta * progress.ema + (1 - exp_beta) * mean_cost : mean_cost;
+    progress.ema_set = true;
+    reference = torch::full_like(t.cost, progress.ema);
+  }
+  return {((t.cost - reference).detach() * t.log_likelihood).mean(), mean_cost};
+}
+
+StepLoss imitation_loss(Agent& agent, const std::string& teacher, const Instances& batch) {
+  const auto actions = teacher_actions(agent.problem(), teacher, batch);
+  const auto t = agent.replay(batch, actions);
+  return {-t.step_log_probs.mean(), t.cost.mean().item<double>()};
+}
+
 }  // namespace
 
 void train(Agent& agent, const TrainerOptions& o) {
@@ -134,6 +172,10 @@ void train(Agent& agent, const TrainerOptions& o) {
                  static_cast<long long>(progress.epoch));
   }
   set_lr(optimizer, progress.lr);
+  if (!o.teacher.empty()) {  // an unknown heuristic fails now, not after the first epoch
+    auto probe = at::make_generator<at::CPUGeneratorImpl>(o.seed);
+    (void)teacher_actions(agent.problem(), o.teacher, agent.problem().generate(2, o.n, probe));
+  }
 
   Progress bar("train", (o.epochs - progress.epoch) * o.steps);
   for (int64_t epoch = progress.epoch; epoch < o.epochs; ++epoch) {
@@ -144,21 +186,14 @@ void train(Agent& agent, const TrainerOptions& o) {
     const auto steps_start = std::chrono::steady_clock::now();
     for (int64_t step = 0; step < o.steps; ++step) {
       const auto batch = agent.problem().generate(o.batch, o.n, generator);
-      torch::Tensor reference;
-      if (!warmup) reference = baseline.costs(batch);
-      const auto t = agent.rollout(batch, Selection::sample, generator);
-      const double mean_cost = t.cost.mean().item<double>();
-      if (warmup) {
-        progress.ema =
-            progress.ema_set ? o.exp_beta * progress.ema + (1 - o.exp_beta) * mean_cost : mean_cost;
-        progress.ema_set = true;
-        reference = torch::full_like(t.cost, progress.ema);
-      }
-      const auto loss = ((t.cost - reference).detach() * t.log_likelihood).mean();
+      const auto step_loss = o.teacher.empty() ? reinforce_loss(agent, baseline, batch, warmup,
+                                                                o.exp_beta, progress, generator)
+                                               : imitation_loss(agent, o.teacher, batch);
       optimizer.zero_grad();
-      loss.backward();
+      step_loss.loss.backward();
       torch::nn::utils::clip_grad_norm_(agent.network().parameters(), o.max_grad_norm);
       optimizer.step();
+      const double mean_cost = step_loss.mean_cost;
       cost_sum += mean_cost;
       char status[64];
       std::snprintf(status, sizeof status, "epoch %lld cost %.3f", static_cast<long long>(epoch),
@@ -181,6 +216,10 @@ void train(Agent& agent, const TrainerOptions& o) {
     progress.lr *= o.lr_decay;
     if (o.paper_lr_rule && verdict.p_value > 0.95) progress.lr *= 0.95;
     set_lr(optimizer, progress.lr);
+  if (!o.teacher.empty()) {  // an unknown heuristic fails now, not after the first epoch
+    auto probe = at::make_generator<at::CPUGeneratorImpl>(o.seed);
+    (void)teacher_actions(agent.problem(), o.teacher, agent.problem().generate(2, o.n, probe));
+  }
     progress.epoch = epoch + 1;
     save_checkpoint(o, agent, baseline, optimizer, generator, progress);
     save_model(agent, o.out_dir / "model.h5");

@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <string>
 
 #include "decode/agent.h"
 
@@ -25,9 +26,12 @@ struct TrainerOptions {
   std::filesystem::path out_dir;      // checkpoint.h5, model.h5, log.csv
   bool resume = false;                // continue from out_dir/checkpoint.h5
   bool resume_with_lr = false;        // a resumed run takes `lr` instead of the checkpoint's
+  std::string teacher;                // "METHOD[+IMPROVE]": imitate that heuristic's solutions
 };
 
-// REINFORCE with Kool et al.'s greedy rollout baseline. Writes
+// REINFORCE with Kool et al.'s greedy rollout baseline; with `teacher`, imitation
+// instead (cross-entropy of the heuristic's solutions, replayed through the decode
+// loop): a cheap warm start that REINFORCE then continues (`--resume`). Writes
 // out_dir/checkpoint.h5 (everything to resume) and out_dir/model.h5 after every
 // epoch, out_dir/baseline.h5 whenever the rollout baseline is replaced, and
 // appends a row per epoch to out_dir/log.csv.

@@ -1,0 +1,20 @@
+#pragma once
+
+#include <torch/torch.h>
+
+namespace eie::nn {
+
+// The k nearest nodes of every node (itself first), by Euclidean distance of
+// `positions` [B, n, 2]: [B, n, k] int64, nearest first. Ties go to the lower index,
+// so permuting the nodes permutes the answer. Computed in row blocks: memory
+// O(n k), not O(n^2), beyond one block of distances.
+[[nodiscard]] torch::Tensor nearest_nodes(const torch::Tensor& positions, int64_t k);
+
+// Windowed multi-head attention: query row i of every head attends only to the
+// nodes neighbours[b, i, :]. q, k, v [B, M, n, d], neighbours [B, n, K];
+// returns [B, M, n, d]. Time and memory O(n K) per head instead of O(n^2).
+[[nodiscard]] torch::Tensor windowed_attention(const torch::Tensor& q, const torch::Tensor& k,
+                                               const torch::Tensor& v,
+                                               const torch::Tensor& neighbours, double scale);
+
+}  // namespace eie::nn

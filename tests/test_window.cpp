@@ -1,0 +1,157 @@
+// Windowed attention: the windowed product equals full attention masked to the
+// window; a window as large as the instance changes nothing; a decoder window of
+// one is nearest neighbour; windows and local views keep permutation equivariance
+// and feasibility.
+#include <gtest/gtest.h>
+
+#include "attention_model/agent.h"
+#include "nn/neighbours.h"
+#include "policy_registry.h"
+#include "problem_registry.h"
+#include "test_support.h"
+
+namespace eie {
+namespace {
+
+TEST(Window, NearestNodesAreSortedByDistanceAndStartWithTheNodeItself) {
+  auto gen = at::make_generator<at::CPUGeneratorImpl>(1);
+  const auto p = torch::rand({2, 30, 2}, gen);
+  const auto nearest = nn::nearest_nodes(p, 5);
+  ASSERT_EQ(nearest.sizes(), (std::vector<int64_t>{2, 30, 5}));
+  EXPECT_TRUE(torch::equal(nearest.select(2, 0), torch::arange(30).expand({2, 30})));
+  const auto distance = torch::cdist(p, p);  // [2, 30, 30]
+  const auto chosen = distance.gather(2, nearest);
+  EXPECT_TRUE((chosen.slice(2, 1) >= chosen.slice(2, 0, 4)).all().item<bool>());
+  // No unchosen node is nearer than the farthest chosen one.
+  const auto fifth = std::get<0>(distance.sort(-1)).select(2, 4);
+  EXPECT_TRUE(torch::allclose(chosen.select(2, 4), fifth));
+}
+
+TEST(Window, WindowedAttentionEqualsFullAttentionMaskedToTheWindow) {
+  auto gen = at::make_generator<at::CPUGeneratorImpl>(2);
+  const int64_t B = 2, M = 3, n = 40, d = 4, K = 7;
+  const auto q = torch::randn({B, M, n, d}, gen, torch::kDouble);
+  const auto k = torch::randn({B, M, n, d}, gen, torch::kDouble);
+  const auto v = torch::randn({B, M, n, d}, gen, torch::kDouble);
+  const auto neighbours = nn::nearest_nodes(torch::rand({B, n, 2}, gen), K);
+  const auto windowed = nn::windowed_attention(q, k, v, neighbours, 0.3);
+  const auto inside = torch::zeros({B, n, n}, torch::kBool).scatter(2, neighbours, true);
+  const auto scores = torch::matmul(q, k.transpose(-1, -2)) * 0.3;
+  const auto masked = scores.masked_fill(inside.logical_not().unsqueeze(1), -INFINITY);
+  const auto full = torch::matmul(torch::softmax(masked, -1), v);
+  EXPECT_TRUE(torch::allclose(windowed, full, 1e-10, 1e-12));
+}
+
+TEST(Window, AWindowAsLargeAsTheInstanceChangesNothing) {
+  torch::manual_seed(21);
+  const auto problem = make_problem("tsp");
+  auto agent = make_agent(problem, NetworkOptions{}, 20);
+  agent->network().eval();
+  auto gen = at::make_generator<at::CPUGeneratorImpl>(3);
+  const auto instances = problem->generate(4, 30, gen);
+  torch::NoGradGuard no_grad;
+  const auto plain = agent->rollout(instances, Selection::greedy, std::nullopt);
+  agent->set_attention({nullptr, ScaleScope::all, 30});
+  const auto windowed = agent->rollout(instances, Selection::greedy, std::nullopt);
+  EXPECT_TRUE(torch::equal(plain.actions, windowed.actions));
+  EXPECT_TRUE(torch::equal(plain.step_log_probs, windowed.step_log_probs));
+}
+
+TEST(Window, ADecoderWindowOfOneIsNearestNeighbour) {
+  torch::manual_seed(22);
+  const auto problem = make_problem("tsp");
+  auto agent = make_agent(problem, NetworkOptions{}, 20);
+  agent->network().eval();
+  agent->set_attention({nullptr, ScaleScope::all, 1, WindowParts{false, false, true, false}});
+  auto gen = at::make_generator<at::CPUGeneratorImpl>(4);
+  const int64_t n = 25;
+  const auto instances = problem->generate(3, n, gen);
+  torch::NoGradGuard no_grad;
+  const auto tours = agent->rollout(instances, Selection::greedy, std::nullopt).actions;
+  const auto coords = instances.at("coords");
+  for (int64_t b = 0; b < 3; ++b) {
+    std::vector<bool> visited(n, false);
+    int64_t at = tours[b][0].item<int64_t>();
+    visited[at] = true;
+    for (int64_t step = 1; step < n; ++step) {
+      const auto distance = (coords[b] - coords[b][at]).pow(2).sum(-1);
+      int64_t best = -1;
+      for (int64_t j = 0; j < n; ++j) {
+        if (!visited[j] && (best < 0 || distance[j].item<float>() < distance[best].item<float>())) {
+          best = j;
+        }
+      }
+      ASSERT_EQ(tours[b][step].item<int64_t>(), best) << "instance " << b << " step " << step;
+      visited[best] = true;
+      at = best;
+    }
+  }
+}
+
+TEST(Window, WindowsKeepEquivarianceAndFeasibility) {
+  torch::manual_seed(23);
+  for (const std::string name : {"tsp", "cvrp"}) {
+    SCOPED_TRACE(name);
+    const auto problem = make_problem(name);
+    auto agent = make_agent(problem, NetworkOptions{}, 20);
+    agent->network().eval();
+    agent->network().to(torch::kDouble);
+    agent->set_attention({make_scale_policy("logn-base"), ScaleScope::all, 8});
+    auto gen = at::make_generator<at::CPUGeneratorImpl>(5);
+    const int64_t n = 40;
+    auto instances = problem->generate(3, n, gen);
+    std::map<std::string, torch::Tensor> fields;
+    for (const auto& [key, value] : instances.fields()) {
+      fields[key] = value.is_floating_point() ? value.to(torch::kDouble) : value;
+    }
+    instances = Instances(fields);
+    torch::NoGradGuard no_grad;
+    const auto actions = agent->rollout(instances, Selection::greedy, std::nullopt).actions;
+    EXPECT_NO_THROW((void)problem->check(instances, actions));
+    if (name != "tsp") continue;
+    const auto perm = torch::randperm(n, gen);
+    const Instances permuted({{"coords", instances.at("coords").index_select(1, perm)}});
+    auto& am = dynamic_cast<policy::AttentionAgent&>(*agent);
+    EXPECT_LT((am.embed(instances).index_select(1, perm) - am.embed(permuted)).abs().max().item<double>(),
+              1e-9);
+    const auto tour_p = agent->rollout(permuted, Selection::greedy, std::nullopt).actions;
+    EXPECT_TRUE(torch::equal(perm.index({tour_p}), actions));
+  }
+}
+
+TEST(Window, LocalViewsDecodeFeasibleEquivariantTours) {
+  torch::manual_seed(24);
+  const auto problem = make_problem("tsp");
+  auto agent = make_agent(problem, NetworkOptions{}, 20);
+  agent->network().eval();
+  agent->network().to(torch::kDouble);
+  agent->set_attention({make_scale_policy("logn-base"), ScaleScope::all, 10,
+                        WindowParts{false, false, false, true}});
+  auto gen = at::make_generator<at::CPUGeneratorImpl>(6);
+  const int64_t n = 30;
+  const Instances instances({{"coords", torch::rand({3, n, 2}, gen, torch::kDouble)}});
+  torch::NoGradGuard no_grad;
+  const auto t = agent->rollout(instances, Selection::greedy, std::nullopt);
+  const auto checked = problem->check(instances, t.actions);
+  EXPECT_TRUE(torch::allclose(checked, t.cost.to(torch::kDouble), 1e-6, 1e-6));
+  const auto perm = torch::randperm(n, gen);
+  const Instances permuted({{"coords", instances.at("coords").index_select(1, perm)}});
+  const auto tour_p = agent->rollout(permuted, Selection::greedy, std::nullopt).actions;
+  EXPECT_TRUE(torch::equal(perm.index({tour_p}), t.actions));
+  // Sampling too stays inside the views and feasible.
+  const auto sampled = agent->rollout(instances, Selection::sample, gen);
+  EXPECT_NO_THROW((void)problem->check(instances, sampled.actions));
+}
+
+TEST(Window, LocalViewsOfProblemsWithoutThemAreRefusedClearly) {
+  const auto problem = make_problem("cvrp");
+  auto agent = make_agent(problem, NetworkOptions{}, 20);
+  agent->set_attention({nullptr, ScaleScope::all, 5, WindowParts{false, false, false, true}});
+  auto gen = at::make_generator<at::CPUGeneratorImpl>(7);
+  torch::NoGradGuard no_grad;
+  EXPECT_THROW((void)agent->rollout(problem->generate(2, 12, gen), Selection::greedy, std::nullopt),
+               std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace eie
