@@ -5,11 +5,16 @@
 
 namespace eie {
 
+namespace nn {
+class EntropyProbe;
+}
+
 // What one attention layer is told at run time. Changing it never needs a
 // retrained policy: scores are softmax(scale * q.k) over the attended nodes.
 struct AttentionSetting {
   double scale = 0.25;  // lambda multiplying q.k (1/sqrt(d) is the trained value)
   int64_t window = 0;   // attend to the `window` nearest nodes only; 0 = all nodes
+  nn::EntropyProbe* probe = nullptr;  // when set, the layer records its row entropies
 };
 
 // Where a window of K nodes applies (any combination).

@@ -55,7 +55,7 @@ BenchConfig read_bench_config(const std::filesystem::path& path) {
   static const std::set<std::string> known = {
       "name",    "problem",   "domain",  "protocol", "bases",  "capacities",
       "sizes",   "instances", "seeds",   "models",   "scales", "scale_at",
-      "decodes", "methods",   "improve", "bound",    "batch",  "reference"};
+      "decodes", "methods",   "improve", "improve_both", "bound",    "batch",  "reference"};
   for (const auto& [key, node] : table) {
     if (!known.count(std::string(key.str()))) {
       throw std::invalid_argument(where(path, node) + ": unknown key '" + std::string(key.str()) +
@@ -84,6 +84,7 @@ BenchConfig read_bench_config(const std::filesystem::path& path) {
   c.decodes = list<std::string>(path, table, "decodes", c.decodes);
   c.methods = list<std::string>(path, table, "methods", {});
   c.improve = scalar<std::string>(path, table, "improve", "");
+  c.improve_both = scalar<bool>(path, table, "improve_both", false);
   c.bound = scalar<bool>(path, table, "bound", false);
   c.batch = scalar<int64_t>(path, table, "batch", 0);
   c.reference = scalar<std::string>(path, table, "reference", "");

@@ -12,11 +12,13 @@
 //   instances = 128                    # per size and repetition
 //   seeds = [1]                        # instance seeds; repetitions = seeds x models
 //   models = ["results/models/tsp100.h5"]
-//   scales = ["sqrt", "logn-base", "eie:results/scales/d16-N100-N1600.h5"]
+//   scales = ["sqrt", "logn-base", "eie:results/scales/d16-N100-N1600.h5",
+//             "calibrated", "sqrt@100/pointer"]   # @K[/PARTS]: a window, as --window-at
 //   scale_at = "all"                   # encoder or all (encoder and glimpse)
 //   decodes = ["greedy"]               # greedy, sample:K, aug8
 //   methods = ["nn", "nn+2opt"]        # classical rows (optional)
 //   improve = ""                       # local search after every policy row (optional)
+//   improve_both = false               # rows with and without that local search
 //   bound = false                      # a "bound" row: the problem's cost bound (bpp3d)
 //   batch = 0                          # instances decoded together; 0: by size
 //   reference = "costs.csv"            # optional "n,cost" rows: gap columns
@@ -44,6 +46,7 @@ struct BenchConfig {
   std::vector<std::string> decodes{"greedy"};  // decoding strategies (rows)
   std::vector<std::string> methods;            // classical method rows, "nn" or "nn+2opt"
   std::string improve;                         // local search after policy rows, or empty
+  bool improve_both = false;                   // policy rows with and without `improve`
   bool bound = false;                          // add the problem's cost bound as a row
   int64_t batch = 0;                           // decode chunk; 0 = chosen by size
   std::filesystem::path reference;             // optional reference costs per size

@@ -7,6 +7,7 @@
 #include <numeric>
 #include <sstream>
 
+#include "attention/calibration.h"
 #include "decode/strategies.h"
 #include "policy_registry.h"
 #include "problem_registry.h"
@@ -22,22 +23,33 @@ int64_t chunk_for(const BenchConfig& c, int64_t n) {
   return c.batch > 0 ? c.batch : std::clamp<int64_t>(12800 / n, 1, 64);
 }
 
-// A row's attention: "NAME[:FILE][@K]", K a window (bench configs' `scales`).
+// A row's attention: "NAME[:FILE][@K[/PARTS]]", K a window and PARTS where it
+// applies as in --window-at (bench configs' `scales`).
 struct AttentionSpec {
-  std::string scale;   // NAME[:FILE]
-  int64_t window = 0;  // 0: every node
+  std::string scale;          // NAME[:FILE]
+  int64_t window = 0;         // 0: every node
+  std::string parts = "all";  // --window-at
 };
 
 AttentionSpec parse_attention_spec(const std::string& spec) {
   const auto at = spec.rfind('@');
-  if (at == std::string::npos) return {spec, 0};
-  return {spec.substr(0, at), parse_int(spec.substr(at + 1), "window of scale '" + spec + "'")};
+  if (at == std::string::npos) return {spec, 0, "all"};
+  const auto slash = spec.find('/', at);
+  AttentionSpec parsed{spec.substr(0, at),
+                       parse_int(spec.substr(at + 1, slash == std::string::npos ? slash
+                                                                                : slash - at - 1),
+                                 "window of scale '" + spec + "'"),
+                       slash == std::string::npos ? "all" : spec.substr(slash + 1)};
+  if (parsed.window < 0) throw std::invalid_argument("scale '" + spec + "': negative window");
+  return parsed;
 }
 
 std::string scale_label(const std::string& spec) {
   const auto parsed = parse_attention_spec(spec);
   const auto name = parsed.scale.substr(0, parsed.scale.find(':'));
-  return parsed.window > 0 ? name + " window " + std::to_string(parsed.window) : name;
+  if (parsed.window == 0) return name;
+  return name + " window " + std::to_string(parsed.window) +
+         (parsed.parts == "all" ? "" : " (" + parsed.parts + ")");
 }
 
 std::map<int64_t, double> read_reference(const std::filesystem::path& path) {
@@ -115,8 +127,15 @@ BenchResult run_bench(const BenchConfig& c, uint64_t seed_offset,
   std::vector<AttentionConfig> scales;
   for (const auto& spec : c.scales) {
     const auto parsed = parse_attention_spec(spec);
-    if (parsed.window < 0) throw std::invalid_argument("scale '" + spec + "': negative window");
-    scales.push_back({make_scale_policy(parsed.scale), scope, parsed.window});
+    AttentionConfig config;
+    if (!is_calibrated(parsed.scale)) config.policy = make_scale_policy(parsed.scale);
+    config.scope = scope;
+    config.window = parsed.window;
+    config.window_parts = parse_window_parts(parsed.parts);
+    if (is_calibrated(parsed.scale) && parsed.scale != "calibrated" && c.models.size() > 1) {
+      throw std::invalid_argument("scale '" + spec + "': a calibration file belongs to one model");
+    }
+    scales.push_back(config);
   }
   std::vector<Decoding> decodes;
   for (const auto& d : c.decodes) decodes.push_back(parse_decoding(d));
@@ -125,15 +144,21 @@ BenchResult run_bench(const BenchConfig& c, uint64_t seed_offset,
 
   BenchResult result;
   result.reference = read_reference(c.reference);
-  const auto row_name = [&](size_t k, size_t s, size_t d) {
+  const auto row_name = [&](size_t k, size_t s, size_t d, bool improved) {
     std::string name = blocks[k] + scale_label(c.scales[s]);
     if (c.decodes.size() > 1) name += " (" + c.decodes[d] + ")";
-    if (!c.improve.empty()) name += " + " + c.improve;
+    if (improved) name += " + " + c.improve;
     return name;
   };
+  // Policy rows as decoded, and/or after the local search.
+  std::vector<bool> variants;
+  if (c.improve.empty() || c.improve_both) variants.push_back(false);
+  if (!c.improve.empty()) variants.push_back(true);
   for (size_t k = 0; k < blocks.size(); ++k) {
     for (size_t s = 0; s < scales.size() && !agents.empty(); ++s) {
-      for (size_t d = 0; d < decodes.size(); ++d) result.rows.push_back(row_name(k, s, d));
+      for (size_t d = 0; d < decodes.size(); ++d) {
+        for (const bool improved : variants) result.rows.push_back(row_name(k, s, d, improved));
+      }
     }
     for (const auto& m : c.methods) result.rows.push_back(blocks[k] + m);
     if (c.bound) result.rows.push_back(blocks[k] + "bound");
@@ -167,13 +192,19 @@ BenchResult run_bench(const BenchConfig& c, uint64_t seed_offset,
         const auto instances = problems[k]->generate(c.instances, n, gen);
         for (auto& agent : agents) {
           for (size_t s = 0; s < scales.size(); ++s) {
-            agent->set_attention(scales[s]);
+            auto config = scales[s];
+            const auto spec = parse_attention_spec(c.scales[s]).scale;
+            if (is_calibrated(spec)) config.calibrated = calibrated_scales(*agent, config, spec, {n});
+            agent->set_attention(config);
             for (size_t d = 0; d < decodes.size(); ++d) {
-              auto [actions, seconds] = timed([&] {
-                auto a = solve(*agent, instances, decodes[d], chunk_for(c, n), gen).actions;
-                return c.improve.empty() ? a : problem->improve(c.improve, instances, a);
-              });
-              record(row_name(k, s, d), n, instances, actions, seconds);
+              auto [actions, seconds] = timed(
+                  [&] { return solve(*agent, instances, decodes[d], chunk_for(c, n), gen).actions; });
+              if (variants.front() == false) record(row_name(k, s, d, false), n, instances, actions, seconds);
+              if (variants.back() == true) {
+                auto [improved, more] =
+                    timed([&] { return problem->improve(c.improve, instances, actions); });
+                record(row_name(k, s, d, true), n, instances, improved, seconds + more);
+              }
             }
           }
         }

@@ -54,17 +54,8 @@ std::unique_ptr<Agent> load_policy(const cxxopts::ParseResult& args, const Input
                                                 : shipped_model(input.problem->name()).string();
   auto agent = load_agent(model, input.problem);
   agent->network().to(common.device);
-  AttentionConfig attention;
-  if (args.count("scale")) {
-    attention.policy = make_scale_policy(args["scale"].as<std::string>());
-    attention.scope = parse_scale_scope(args["scale-at"].as<std::string>());
-  }
-  attention.window = at_least(args, "window", 0);
-  attention.window_parts = parse_window_parts(args["window-at"].as<std::string>());
-  if (attention.window > 0 && input.problem->name() == "bpp3d") {
-    throw std::invalid_argument("--window needs node positions: tsp and cvrp only");
-  }
-  agent->set_attention(attention);
+  agent->set_attention(
+      attention_config(args, *agent, {input.problem->size(input.instances)}));
   return agent;
 }
 
@@ -92,25 +83,13 @@ int run_solve(int argc, char** argv) {
                                      cxxopts::value<std::string>()->default_value("am"))(
       "decode", "greedy, sample:K or aug8", cxxopts::value<std::string>()->default_value("greedy"))(
       "improve", "local search after any method: 2opt (tsp), local (cvrp)",
-      cxxopts::value<std::string>())("scale",
-                                     "attention scale policy NAME[:FILE] (default: as trained)",
-                                     cxxopts::value<std::string>())(
-      "scale-at", "where the scale applies: encoder or all (encoder and glimpse)",
-      cxxopts::value<std::string>()->default_value("all"))(
-      "window",
-      "attend to the K nearest nodes only (encoder), and choose among the K nearest feasible "
-      "nodes of the current one (decoder); 0 = all nodes",
-      cxxopts::value<int64_t>()->default_value("0"))(
-      "window-at",
-      "where the window applies: all (encoder, glimpse, pointer) or a comma list of encoder, "
-      "glimpse, pointer, view (each step decoded on a rescaled local view)",
-      cxxopts::value<std::string>()->default_value("all"))(
-      "batch", "instances decoded together", cxxopts::value<int64_t>()->default_value("64"))(
+      cxxopts::value<std::string>())("batch", "instances decoded together", cxxopts::value<int64_t>()->default_value("64"))(
       "optimum", "known optimal cost: prints the gap", cxxopts::value<double>())(
       "out", "solution file for an instance file (.tour, .sol, placements)",
       cxxopts::value<std::string>())("json", "print one JSON object");
   options.parse_positional({"file"});
   options.positional_help("[FILE]");
+  add_attention_flags(options);
   add_common_flags(options);
   cxxopts::ParseResult args;
   Common common{0, torch::kCPU};

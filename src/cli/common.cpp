@@ -7,6 +7,8 @@
 #include <thread>
 #include <vector>
 
+#include "attention/calibration.h"
+
 namespace eie::cli {
 
 void add_common_flags(cxxopts::Options& options) {
@@ -104,6 +106,40 @@ ProblemOptions problem_options(const cxxopts::ParseResult& r) {
 
 std::filesystem::path shipped_model(const std::string& problem) {
   return std::filesystem::path(EIE_MODELS_DIR) / (problem + "100.h5");
+}
+
+void add_attention_flags(cxxopts::Options& options) {
+  options.add_options("attention")(
+      "scale",
+      "attention scale policy NAME[:FILE] (default: as trained), or calibrated[:FILE] "
+      "(per-layer entropy calibration on the model; FILE caches the table)",
+      cxxopts::value<std::string>())(
+      "scale-at", "where the scale applies: encoder or all (encoder and glimpse)",
+      cxxopts::value<std::string>()->default_value("all"))(
+      "window", "attend to / choose among the K nearest nodes only (0 = all nodes)",
+      cxxopts::value<int64_t>()->default_value("0"))(
+      "window-at",
+      "where the window applies: all (encoder, glimpse, pointer) or a comma list of encoder, "
+      "glimpse, pointer, view (each step decoded on a rescaled local view)",
+      cxxopts::value<std::string>()->default_value("all"));
+}
+
+AttentionConfig attention_config(const cxxopts::ParseResult& r, Agent& agent,
+                                 const std::vector<int64_t>& sizes) {
+  AttentionConfig config;
+  config.window = at_least(r, "window", 0);
+  config.window_parts = parse_window_parts(r["window-at"].as<std::string>());
+  if (config.window > 0 && agent.problem().name() == "bpp3d") {
+    throw std::invalid_argument("--window needs node positions: tsp and cvrp only");
+  }
+  const std::string scale = r.count("scale") ? r["scale"].as<std::string>() : "";
+  if (is_calibrated(scale)) {
+    config.calibrated = calibrated_scales(agent, config, scale, sizes);
+  } else if (!scale.empty()) {
+    config.policy = make_scale_policy(scale);
+    config.scope = parse_scale_scope(r["scale-at"].as<std::string>());
+  }
+  return config;
 }
 
 }  // namespace eie::cli

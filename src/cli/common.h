@@ -6,7 +6,9 @@
 #include <cxxopts.hpp>
 #include <filesystem>
 #include <string>
+#include <vector>
 
+#include "decode/agent.h"
 #include "problem_registry.h"
 
 namespace eie::cli {
@@ -32,6 +34,13 @@ bool parse(cxxopts::Options& options, int argc, char** argv, cxxopts::ParseResul
 void add_problem_flags(cxxopts::Options& options);
 [[nodiscard]] std::string problem_name(const cxxopts::ParseResult& r);
 [[nodiscard]] ProblemOptions problem_options(const cxxopts::ParseResult& r);
+
+// --scale, --scale-at, --window, --window-at: how attention is set at inference.
+void add_attention_flags(cxxopts::Options& options);
+// The attention config those flags describe for `agent` on instances of `sizes`
+// (calibrated scales are measured here, or read from their file).
+[[nodiscard]] AttentionConfig attention_config(const cxxopts::ParseResult& r, Agent& agent,
+                                               const std::vector<int64_t>& sizes);
 
 // The shipped model of a problem (results/models/<problem>100.h5).
 [[nodiscard]] std::filesystem::path shipped_model(const std::string& problem);

@@ -13,6 +13,7 @@ int run_gen(int argc, char** argv);
 int run_import(int argc, char** argv);
 int run_fit_scale(int argc, char** argv);
 int run_bench(int argc, char** argv);
+int run_entropy(int argc, char** argv);
 }  // namespace eie::cli
 
 namespace {
@@ -29,6 +30,7 @@ const Command kCommands[] = {
     {"gen", eie::cli::run_gen, "generate a dataset of random instances"},
     {"import", eie::cli::run_import, "turn Kool et al. reference weights into an eie model"},
     {"bench", eie::cli::run_bench, "length-extrapolation tables from a TOML benchmark file"},
+    {"entropy", eie::cli::run_entropy, "measured attention entropy per layer at several sizes"},
     {"fit-scale", eie::cli::run_fit_scale,
      "fit lambda(n): the EIE network and exact entropy roots"},
 };

@@ -5,13 +5,23 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <vector>
 
 #include "attention/scale_policy.h"
+#include "nn/entropy_probe.h"
 #include "decode/decode_loop.h"
 #include "decode/problem.h"
 #include "io/h5_file.h"
 
 namespace eie {
+
+// Per-layer scales (calibrated): for each size n, lambda of every encoder layer and
+// of the glimpse.
+struct LayerScales {
+  std::vector<double> encoder;  // one per encoder layer
+  double glimpse = 0;           // the decoder glimpse
+};
+using LayerScaleTable = std::map<int64_t, LayerScales>;
 
 // How attention is set at inference: a scale policy and where it applies, and an
 // optional window of nearest nodes (WindowParts says where). A scale policy sees
@@ -21,6 +31,8 @@ struct AttentionConfig {
   ScaleScope scope = ScaleScope::all;         // encoder only, or encoder and glimpse
   int64_t window = 0;                         // 0: every node
   WindowParts window_parts;                   // where the window applies
+  nn::EntropyProbes* probes = nullptr;        // when set, every layer records its entropies
+  std::shared_ptr<const LayerScaleTable> calibrated;  // when set, per-layer scales by size
 };
 
 // A policy network paired with its problem: what the trainer, solve and bench use.
@@ -43,6 +55,8 @@ class Agent {
   // Everything needed to rebuild the network (checkpoint attributes).
   [[nodiscard]] virtual std::map<std::string, h5::Attribute> spec() const = 0;
   virtual void set_attention(const AttentionConfig& config) = 0;
+  // The encoder's output for `instances` under the current attention config.
+  [[nodiscard]] virtual torch::Tensor embed(const Instances& instances) = 0;
 
  protected:
   // The decode loop on a fresh environment; `replayed` as in decode().

@@ -2,6 +2,8 @@
 
 #include <limits>
 
+#include "nn/entropy_probe.h"
+
 namespace eie::nn {
 
 namespace {
@@ -19,7 +21,7 @@ GlimpseMemory glimpse_memory(const torch::Tensor& keys, const torch::Tensor& val
 }
 
 torch::Tensor glimpse(const GlimpseMemory& memory, const torch::Tensor& query,
-                      const torch::Tensor& masked, double scale) {
+                      const torch::Tensor& masked, double scale, EntropyProbe* probe) {
   const int64_t B = memory.keys.size(0), M = memory.keys.size(1), d = memory.keys.size(2);
   const int64_t n = memory.keys.size(3);
   const float minus_inf = -std::numeric_limits<float>::infinity();
@@ -28,12 +30,15 @@ torch::Tensor glimpse(const GlimpseMemory& memory, const torch::Tensor& query,
     auto scores = (memory.keys * q).sum(2);  // [B, M, n]
     scores = scores.masked_fill(masked.unsqueeze(1), minus_inf);
     const auto weights = torch::softmax(scores, -1).unsqueeze(2);  // [B, M, 1, n]
+    if (probe) probe->add(weights.squeeze(2).transpose(0, 1));
     return (memory.values * weights).sum(-1).view({B, M * d});
   }
   const auto q = query.view({B * M, 1, d}) * scale;
   auto scores = torch::bmm(q, memory.keys.view({B * M, d, n})).view({B, M, n});
   scores = scores.masked_fill(masked.unsqueeze(1), minus_inf);
-  const auto weights = torch::softmax(scores, -1).view({B * M, n, 1});
+  const auto rows = torch::softmax(scores, -1);  // [B, M, n]
+  if (probe) probe->add(rows.transpose(0, 1));
+  const auto weights = rows.view({B * M, n, 1});
   return torch::bmm(memory.values.view({B * M, d, n}), weights).view({B, M * d});
 }
 

@@ -4,6 +4,8 @@
 
 namespace eie::nn {
 
+class EntropyProbe;
+
 // Keys and values of a decoder glimpse, precomputed once per encoded batch with
 // the node axis last: the per-step reductions then run over a middle axis,
 // vectorised along the nodes, and softmax is contiguous.
@@ -18,8 +20,10 @@ struct GlimpseMemory {
 
 // Multi-head attention of one query per instance [B, E] over the nodes that are
 // not `masked` [B, n], with scores scale * q.k; returns the heads concatenated [B, E].
+// `probe`, when given, records the entropy of the attention rows.
 [[nodiscard]] torch::Tensor glimpse(const GlimpseMemory& memory, const torch::Tensor& query,
-                                    const torch::Tensor& masked, double scale);
+                                    const torch::Tensor& masked, double scale,
+                                    EntropyProbe* probe = nullptr);
 
 // q.k of one query per instance [B, E] with every key [B, E, n]: [B, n].
 [[nodiscard]] torch::Tensor pointer_scores(const torch::Tensor& keys, const torch::Tensor& query);

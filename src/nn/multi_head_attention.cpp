@@ -3,6 +3,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "nn/entropy_probe.h"
 #include "nn/neighbours.h"
 
 namespace eie::nn {
@@ -43,8 +44,14 @@ namespace {
 constexpr int64_t kGroupBudget = int64_t{1} << 25;  // scores of a group of instances
 constexpr int64_t kRowBudget = int64_t{1} << 22;    // scores of one block of rows
 
-torch::Tensor scores(const torch::Tensor& q, const torch::Tensor& k_t, double scale) {
-  return torch::softmax(torch::matmul(q * scale, k_t), -1);
+// Softmax rows [..., M, r, n] of q.k; recorded by the setting's probe, if any.
+torch::Tensor scores(const torch::Tensor& q, const torch::Tensor& k_t, const AttentionSetting& s) {
+  auto rows = torch::softmax(torch::matmul(q * s.scale, k_t), -1);
+  if (s.probe) {
+    const int64_t M = rows.size(-3);
+    s.probe->add(rows.dim() == 3 ? rows : rows.transpose(0, 1).reshape({M, -1, rows.size(-1)}));
+  }
+  return rows;
 }
 
 }  // namespace
@@ -52,7 +59,7 @@ torch::Tensor scores(const torch::Tensor& q, const torch::Tensor& k_t, double sc
 torch::Tensor MultiHeadAttentionImpl::attention(const torch::Tensor& h,
                                                 const AttentionSetting& setting) {
   auto [q, k, v] = project(h);
-  return scores(q, k.transpose(-1, -2), setting.scale);
+  return scores(q, k.transpose(-1, -2), setting);
 }
 
 torch::Tensor MultiHeadAttentionImpl::forward(const torch::Tensor& h,
@@ -64,7 +71,8 @@ torch::Tensor MultiHeadAttentionImpl::forward(const torch::Tensor& h,
     if (!neighbours.defined() || neighbours.size(2) < setting.window) {
       throw std::invalid_argument("windowed attention needs each node's nearest nodes");
     }
-    return windowed_attention(q, k, v, neighbours.slice(2, 0, setting.window), setting.scale)
+    return windowed_attention(q, k, v, neighbours.slice(2, 0, setting.window), setting.scale,
+                              setting.probe)
         .transpose(1, 2)
         .reshape({B, n, E})
         .matmul(W_out.reshape({E, E}));
@@ -78,7 +86,7 @@ torch::Tensor MultiHeadAttentionImpl::forward(const torch::Tensor& h,
       std::vector<torch::Tensor> blocks;
       for (int64_t r = 0; r < n; r += rows) {
         const auto q_block = q[b].slice(1, r, std::min(n, r + rows));
-        blocks.push_back(torch::matmul(scores(q_block, k_t[b], setting.scale), v[b]));
+        blocks.push_back(torch::matmul(scores(q_block, k_t[b], setting), v[b]));
       }
       parts.push_back(torch::cat(blocks, 1).unsqueeze(0));
     }
@@ -86,7 +94,7 @@ torch::Tensor MultiHeadAttentionImpl::forward(const torch::Tensor& h,
     const int64_t group = std::max<int64_t>(1, kGroupBudget / per_instance);
     for (int64_t b = 0; b < B; b += group) {
       const auto e = std::min(B, b + group);
-      parts.push_back(torch::matmul(scores(q.slice(0, b, e), k_t.slice(0, b, e), setting.scale),
+      parts.push_back(torch::matmul(scores(q.slice(0, b, e), k_t.slice(0, b, e), setting),
                                     v.slice(0, b, e)));
     }
   }

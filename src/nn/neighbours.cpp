@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "nn/entropy_probe.h"
+
 namespace eie::nn {
 
 namespace {
@@ -31,7 +33,7 @@ torch::Tensor nearest_nodes(const torch::Tensor& positions, int64_t k) {
 
 torch::Tensor windowed_attention(const torch::Tensor& q, const torch::Tensor& k,
                                  const torch::Tensor& v, const torch::Tensor& neighbours,
-                                 double scale) {
+                                 double scale, EntropyProbe* probe) {
   const int64_t B = q.size(0), M = q.size(1), n = q.size(2), d = q.size(3);
   const int64_t K = neighbours.size(2);
   const int64_t rows = std::max<int64_t>(1, kGatherBudget / (M * K * d));
@@ -45,6 +47,7 @@ torch::Tensor windowed_attention(const torch::Tensor& q, const torch::Tensor& k,
       const auto values = v[b].index_select(1, index).view({M, e - r, K, d});
       const auto query = q[b].slice(1, r, e).unsqueeze(2) * scale;              // [M, r, 1, d]
       const auto weights = torch::softmax(torch::matmul(query, keys.transpose(-1, -2)), -1);
+      if (probe) probe->add(weights.view({M, e - r, K}));
       blocks.push_back(torch::matmul(weights, values).squeeze(2));              // [M, r, d]
     }
     parts.push_back(torch::cat(blocks, 1));

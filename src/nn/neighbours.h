@@ -4,6 +4,8 @@
 
 namespace eie::nn {
 
+class EntropyProbe;
+
 // The k nearest nodes of every node (itself first), by Euclidean distance of
 // `positions` [B, n, 2]: [B, n, k] int64, nearest first. Ties go to the lower index,
 // so permuting the nodes permutes the answer. Computed in row blocks: memory
@@ -13,8 +15,10 @@ namespace eie::nn {
 // Windowed multi-head attention: query row i of every head attends only to the
 // nodes neighbours[b, i, :]. q, k, v [B, M, n, d], neighbours [B, n, K];
 // returns [B, M, n, d]. Time and memory O(n K) per head instead of O(n^2).
+// `probe`, when given, records the entropy of the windowed rows.
 [[nodiscard]] torch::Tensor windowed_attention(const torch::Tensor& q, const torch::Tensor& k,
                                                const torch::Tensor& v,
-                                               const torch::Tensor& neighbours, double scale);
+                                               const torch::Tensor& neighbours, double scale,
+                                               EntropyProbe* probe = nullptr);
 
 }  // namespace eie::nn

@@ -1,0 +1,52 @@
+#pragma once
+
+// Per-layer entropy calibration (--scale calibrated): for each encoder layer, then
+// the decoder glimpse, the scale lambda_l(n) at which the attention entropy
+// measured on the real model at size n equals the one measured at the training
+// size N with 1/sqrt(d), found by bisection layer after layer (a layer's entropy
+// depends on the scales of the layers before it, not after). Training-free;
+// measured on fresh instances of the training distribution drawn from a seed of
+// their own, never on the instances being solved.
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "decode/agent.h"
+#include "nn/entropy_probe.h"
+
+namespace eie {
+
+// Instances of size n to measure: about 3,200 attention rows per layer, at least 2.
+[[nodiscard]] int64_t measurement_count(int64_t n);
+
+// The attention entropies of `agent` under `config` on `count` fresh instances of
+// size n (seeded): the encoder layers from encoding alone, and the glimpse too
+// when `decode` (greedy decoding). Leaves the agent in eval mode with `config`
+// set, without probes.
+[[nodiscard]] nn::EntropyProbes measure_entropy(Agent& agent, AttentionConfig config, int64_t n,
+                                                int64_t count, uint64_t seed, bool decode);
+
+// The calibrated scales at size n for an agent trained at train_n; `base` carries
+// the rest of the attention config (a window is measured with the window on).
+[[nodiscard]] LayerScales calibrate_layers(Agent& agent, const AttentionConfig& base,
+                                           int64_t train_n, int64_t n, uint64_t seed = 20261123);
+
+// Calibration tables as CSV (`n,layer,lambda`, layer an encoder index or "glimpse");
+// read throws std::invalid_argument naming the file and line.
+[[nodiscard]] LayerScaleTable read_layer_scales(const std::filesystem::path& path);
+void write_layer_scales(const std::filesystem::path& path, const LayerScaleTable& table);
+
+// Whether a --scale spec asks for calibration: "calibrated" or "calibrated:FILE".
+[[nodiscard]] bool is_calibrated(const std::string& spec);
+
+// The calibrated scales of `agent` for `sizes`: read from the spec's FILE where it
+// has them, measured otherwise (FILE is then rewritten with them). A FILE belongs to
+// one model and one window setting: reuse it only with those.
+[[nodiscard]] std::shared_ptr<const LayerScaleTable> calibrated_scales(
+    Agent& agent, const AttentionConfig& base, const std::string& spec,
+    const std::vector<int64_t>& sizes);
+
+}  // namespace eie

@@ -1,0 +1,120 @@
+// eie entropy: the attention entropy a model actually has, per layer (and head),
+// at several sizes and attention settings: evidence that a method keeps it invariant.
+#include <fstream>
+#include <sstream>
+
+#include "attention/calibration.h"
+#include "cli/common.h"
+#include "policy_registry.h"
+#include "problem_registry.h"
+#include "util/atomic_path.h"
+#include "util/gnuplot.h"
+#include "util/parse.h"
+#include "util/progress.h"
+
+namespace eie::cli {
+
+namespace {
+
+std::vector<int64_t> parse_sizes(const std::string& text) {
+  std::vector<int64_t> sizes;
+  std::stringstream list(text);
+  for (std::string item; std::getline(list, item, ',');) {
+    sizes.push_back(parse_int(item, "--sizes"));
+    if (sizes.back() < 3) throw std::invalid_argument("--sizes: every size must be at least 3");
+  }
+  if (sizes.empty()) throw std::invalid_argument("--sizes: give at least one size");
+  return sizes;
+}
+
+// CSV rows of one probe: per head, or the mean over heads ("all").
+void write_rows(std::ostream& csv, int64_t n, const std::string& layer,
+                const nn::EntropyProbe& probe, bool per_head) {
+  const auto mean = probe.mean(), spread = probe.std();
+  if (!per_head) {
+    csv << n << ',' << layer << ",all," << mean.mean().item<double>() << ','
+        << spread.mean().item<double>() << '\n';
+    return;
+  }
+  for (int64_t h = 0; h < mean.size(0); ++h) {
+    csv << n << ',' << layer << ',' << h << ',' << mean[h].item<double>() << ','
+        << spread[h].item<double>() << '\n';
+  }
+}
+
+std::string plot_script(const std::filesystem::path& csv, const std::vector<std::string>& layers,
+                        const std::string& title) {
+  std::ostringstream s;
+  s << "set datafile separator ','\nset logscale x 2\nset grid\nset key top left\n"
+    << "set xlabel 'n'\nset ylabel 'mean attention entropy (nats)'\nset title '" << title
+    << "'\nplot ";
+  for (size_t l = 0; l < layers.size(); ++l) {
+    s << (l ? ", " : "") << "'" << csv.string() << "' using 1:(strcol(2) eq '" << layers[l]
+      << "' && strcol(3) eq 'all' ? $4 : 1/0) with linespoints title '" << layers[l] << "'";
+  }
+  s << ", log(x) with lines dashtype 2 title 'ln n (uniform)'\n";
+  return s.str();
+}
+
+}  // namespace
+
+int run_entropy(int argc, char** argv) {
+  cxxopts::Options options("eie entropy",
+                           "Measured attention entropy per layer of a model at several sizes");
+  options.add_options()("model", "model file (default: the shipped model of --problem)",
+                        cxxopts::value<std::string>())(
+      "sizes", "comma-separated sizes n",
+      cxxopts::value<std::string>()->default_value("100,200,400,800,1600"))(
+      "instances", "fresh instances per size (default: about 3,200 attention rows per layer)",
+      cxxopts::value<int64_t>())("per-head", "one row per head instead of the mean over heads")(
+      "out", "CSV file: n,layer,head,mean,std", cxxopts::value<std::string>())(
+      "plot", "PNG plot of the per-layer means (gnuplot)", cxxopts::value<std::string>());
+  add_problem_flags(options);
+  add_attention_flags(options);
+  add_common_flags(options);
+  cxxopts::ParseResult args;
+  Common common{0, torch::kCPU};
+  if (!parse(options, argc, argv, args, common)) return 0;
+  if (!args.count("out")) throw std::invalid_argument("--out is required");
+  const auto sizes = parse_sizes(args["sizes"].as<std::string>());
+  const bool per_head = args.count("per-head") > 0;
+  const std::filesystem::path out = args["out"].as<std::string>();
+
+  const auto problem = make_problem(problem_name(args), problem_options(args));
+  const std::string model = args.count("model") ? args["model"].as<std::string>()
+                                                : shipped_model(problem->name()).string();
+  auto agent = load_agent(model, problem);
+  agent->network().to(common.device);
+  const auto config = attention_config(args, *agent, sizes);
+
+  std::ostringstream csv;
+  csv << "n,layer,head,mean,std\n";
+  std::vector<std::string> layers;
+  Progress progress("entropy", static_cast<int64_t>(sizes.size()));
+  for (const auto n : sizes) {
+    const int64_t count = args.count("instances") ? at_least(args, "instances", 1)
+                                                  : measurement_count(n);
+    const auto probes = measure_entropy(*agent, config, n, count, common.seed, true);
+    layers.clear();
+    for (size_t l = 0; l < probes.encoder.size(); ++l) {
+      layers.push_back("encoder" + std::to_string(l + 1));
+      write_rows(csv, n, layers.back(), probes.encoder[l], per_head);
+    }
+    if (probes.glimpse.rows() > 0) {
+      layers.push_back("glimpse");
+      write_rows(csv, n, "glimpse", probes.glimpse, per_head);
+    }
+    progress.advance(1);
+  }
+  AtomicPath file(out);
+  std::ofstream(file.temporary()) << csv.str();
+  if (args.count("plot")) {
+    gnuplot_png(args["plot"].as<std::string>(),
+                plot_script(file.temporary(), layers, std::filesystem::path(model).filename().string()));
+  }
+  file.commit();
+  std::printf("%s", csv.str().c_str());
+  return 0;
+}
+
+}  // namespace eie::cli

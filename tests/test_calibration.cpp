@@ -1,0 +1,120 @@
+// Measured attention entropy and per-layer calibration: probes measure what the
+// attention rows hold; calibrating at the training size gives back 1/sqrt(d);
+// calibrating at a larger size restores every layer's training-size entropy;
+// calibration tables round-trip and bad ones are refused naming file and line;
+// `eie entropy` writes its table.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+
+#include "attention/calibration.h"
+#include "cli_support.h"
+#include "policy_registry.h"
+#include "problem_registry.h"
+#include "test_support.h"
+
+namespace eie {
+namespace {
+
+NetworkOptions small_network() {
+  NetworkOptions o;
+  o.encoder.embed_dim = 32;
+  o.encoder.heads = 4;
+  o.encoder.ff_hidden = 64;
+  o.encoder.layers = 2;
+  return o;
+}
+
+TEST(EntropyProbe, MeasuresUniformAndOneHotRows) {
+  nn::EntropyProbe probe;
+  auto rows = torch::zeros({2, 3, 8});  // head 0 uniform over 8, head 1 one-hot
+  rows.select(0, 0).fill_(1.0 / 8);
+  rows.select(0, 1).select(1, 5).fill_(1);
+  probe.add(rows);
+  probe.add(rows);
+  EXPECT_EQ(probe.rows(), 6);
+  EXPECT_NEAR(probe.mean()[0].item<double>(), std::log(8.0), 1e-6);
+  EXPECT_NEAR(probe.mean()[1].item<double>(), 0, 1e-12);
+  EXPECT_NEAR(probe.std()[0].item<double>(), 0, 1e-6);
+}
+
+TEST(Calibration, GivesTheTrainedScaleAtTheTrainingSize) {
+  torch::manual_seed(31);
+  auto agent = make_agent(make_problem("tsp"), small_network(), 20);
+  const auto scales = calibrate_layers(*agent, AttentionConfig{}, 20, 20);
+  ASSERT_EQ(scales.encoder.size(), 2u);
+  for (const double lambda : scales.encoder) EXPECT_NEAR(lambda, 1 / std::sqrt(8.0), 0.005);
+  EXPECT_NEAR(scales.glimpse, 1 / std::sqrt(8.0), 0.005);
+}
+
+TEST(Calibration, RestoresEachLayersTrainingEntropyAtLargerSizes) {
+  torch::manual_seed(32);
+  auto agent = make_agent(make_problem("tsp"), small_network(), 20);
+  {  // sharper than at initialisation, as in trained models: entropies well below ln n
+    torch::NoGradGuard no_grad;
+    for (auto& p : agent->network().named_parameters()) {
+      if (p.key().find("W_query") != std::string::npos) p.value().mul_(4);
+    }
+  }
+  const uint64_t seed = 5;
+  const auto target = measure_entropy(*agent, AttentionConfig{}, 20, 64, seed, true);
+  const auto plain = measure_entropy(*agent, AttentionConfig{}, 80, 16, seed, true);
+  AttentionConfig calibrated;
+  calibrated.calibrated = std::make_shared<const LayerScaleTable>(
+      LayerScaleTable{{80, calibrate_layers(*agent, AttentionConfig{}, 20, 80, seed)}});
+  const auto after = measure_entropy(*agent, calibrated, 80, 16, seed, true);
+  const auto mean = [](const nn::EntropyProbe& p) { return p.mean().mean().item<double>(); };
+  for (size_t l = 0; l < 2; ++l) {
+    const double wanted = mean(target.encoder[l]);
+    EXPECT_GT(std::abs(mean(plain.encoder[l]) - wanted), 0.3) << "layer " << l;
+    EXPECT_NEAR(mean(after.encoder[l]), wanted, 0.05) << "layer " << l;
+  }
+  EXPECT_NEAR(mean(after.glimpse), mean(target.glimpse), 0.1);
+}
+
+TEST(Calibration, TablesRoundTripAndBadOnesAreRefused) {
+  const auto dir = test::scratch_dir("calibration");
+  const LayerScaleTable table{{200, {{0.3, 0.35, 0.4}, 0.33}}, {1600, {{0.5, 0.6, 0.7}, 0.55}}};
+  write_layer_scales(dir / "t.csv", table);
+  const auto back = read_layer_scales(dir / "t.csv");
+  ASSERT_EQ(back.size(), 2u);
+  EXPECT_EQ(back.at(1600).encoder, table.at(1600).encoder);
+  EXPECT_DOUBLE_EQ(back.at(200).glimpse, 0.33);
+  const std::pair<const char*, const char*> bad[] = {
+      {"n,layer,lambda\n100,0,x\n", "bad.csv:2"},
+      {"n,layer,lambda\n100,0,-1\n100,glimpse,0.2\n", "bad.csv:2: lambda must be positive"},
+      {"n,layer,lambda\n100,1,0.2\n100,glimpse,0.2\n", "bad.csv:2: encoder layers"},
+      {"n,layer,lambda\n100,0,0.2\n", "lacks encoder layers or the glimpse"},
+      {"n,layer,lambda\n100,0\n", "bad.csv:2: expected n,layer,lambda"}};
+  for (const auto& [text, fragment] : bad) {
+    std::ofstream(dir / "bad.csv") << text;
+    try {
+      (void)read_layer_scales(dir / "bad.csv");
+      ADD_FAILURE() << "accepted " << text;
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << e.what();
+    }
+  }
+}
+
+TEST(EntropyCli, WritesOneRowPerSizeAndLayerAndRefusesBadSizes) {
+  const auto dir = test::scratch_dir("entropy-cli");
+  const auto model = test::model_file(dir, "tsp", "tsp");
+  const auto ok = test::eie("entropy --model " + model.string() + " --sizes 20,40 --instances 2 --out " +
+                            (dir / "e.csv").string());
+  ASSERT_EQ(ok.exit_code, 0) << ok.stderr;
+  const auto csv = test::slurp(dir / "e.csv");
+  EXPECT_EQ(csv.rfind("n,layer,head,mean,std\n", 0), 0u);
+  EXPECT_NE(csv.find("40,glimpse,all,"), std::string::npos) << csv;
+  int64_t lines = 0;
+  for (const char ch : csv) lines += ch == '\n';
+  EXPECT_GE(lines, 1 + 2 * 2);  // header, then >= one encoder layer and the glimpse per size
+  const auto bad = test::eie("entropy --model " + model.string() + " --sizes 20,x --out " +
+                             (dir / "bad.csv").string());
+  test::expect_clean_failure(bad, "--sizes");
+  EXPECT_FALSE(std::filesystem::exists(dir / "bad.csv"));
+}
+
+}  // namespace
+}  // namespace eie
