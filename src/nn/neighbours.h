@@ -7,9 +7,9 @@ namespace eie::nn {
 class EntropyProbe;
 
 // The k nearest nodes of every node (itself first), by Euclidean distance of
-// `positions` [B, n, 2]: [B, n, k] int64, nearest first. Ties go to the lower index,
-// so permuting the nodes permutes the answer. Computed in row blocks: memory
-// O(n k), not O(n^2), beyond one block of distances.
+// `positions` [B, n, 2]: [B, n, k] int64, nearest first. Permuting the nodes
+// permutes the answer (up to exact distance ties at the k-th place). Computed in
+// row blocks: memory O(n k), not O(n^2), beyond one block of distances.
 [[nodiscard]] torch::Tensor nearest_nodes(const torch::Tensor& positions, int64_t k);
 
 // Windowed multi-head attention: query row i of every head attends only to the
