@@ -27,6 +27,42 @@ TEST(Window, NearestNodesAreSortedByDistanceAndStartWithTheNodeItself) {
   EXPECT_TRUE(torch::allclose(chosen.select(2, 4), fifth));
 }
 
+TEST(Window, GridSearchFindsTheNearestNodesEvenWithTiesAndClusters) {
+  auto gen = at::make_generator<at::CPUGeneratorImpl>(11);
+  // Integer coordinates (many exact ties), a tight cluster, and far outliers.
+  auto points = torch::cat({torch::randint(0, 12, {300, 2}, gen).to(torch::kFloat),
+                            torch::rand({100, 2}, gen) * 0.01 + 5,
+                            torch::tensor({{1000.0f, -1000.0f}, {-50.0f, 70.0f}})});
+  const int64_t n = points.size(0);
+  for (const int64_t k : {int64_t{1}, int64_t{7}, int64_t{50}, n}) {
+    const auto found = nn::nearest_nodes(points.unsqueeze(0), k)[0];
+    const auto distance = torch::cdist(points.to(torch::kDouble), points.to(torch::kDouble));
+    // The k-th distance found equals the true k-th smallest, and rows are sorted.
+    const auto chosen = distance.gather(1, found);
+    const auto truth = std::get<0>(distance.sort(1)).slice(1, 0, k);
+    EXPECT_TRUE(torch::allclose(chosen, truth, 0, 1e-9)) << "k " << k;
+    for (int64_t i = 0; i < n; i += 37) {  // no node twice in a row
+      EXPECT_EQ(std::get<0>(at::_unique(found[i])).numel(), k) << "k " << k << " row " << i;
+    }
+  }
+}
+
+TEST(Window, FusedKernelMatchesTheDifferentiablePath) {
+  auto gen = at::make_generator<at::CPUGeneratorImpl>(12);
+  const int64_t B = 2, M = 4, n = 60, d = 8, K = 9;
+  const auto q = torch::randn({B, M, n, d}, gen), k = torch::randn({B, M, n, d}, gen),
+             v = torch::randn({B, M, n, d}, gen);
+  const auto neighbours = nn::nearest_nodes(torch::rand({B, n, 2}, gen), K);
+  torch::Tensor fused;
+  {
+    torch::NoGradGuard no_grad;
+    fused = nn::windowed_attention(q, k, v, neighbours, 0.4);
+  }
+  const auto traced = nn::windowed_attention(q.clone().requires_grad_(), k, v, neighbours, 0.4);
+  ASSERT_TRUE(traced.requires_grad());
+  EXPECT_TRUE(torch::allclose(fused, traced.detach(), 1e-5, 1e-6));
+}
+
 TEST(Window, WindowedAttentionEqualsFullAttentionMaskedToTheWindow) {
   auto gen = at::make_generator<at::CPUGeneratorImpl>(2);
   const int64_t B = 2, M = 3, n = 40, d = 4, K = 7;

@@ -30,9 +30,9 @@ struct AttentionConfig {
   std::shared_ptr<const ScalePolicy> policy;  // null: 1/sqrt(d) everywhere (as trained)
   ScaleScope scope = ScaleScope::all;         // encoder only, or encoder and glimpse
   int64_t window = 0;                         // 0: every node
-  WindowParts window_parts;                   // where the window applies
+  WindowParts window_parts{};                 // where the window applies
   nn::EntropyProbes* probes = nullptr;        // when set, every layer records its entropies
-  std::shared_ptr<const LayerScaleTable> calibrated;  // when set, per-layer scales by size
+  std::shared_ptr<const LayerScaleTable> calibrated{};  // when set, per-layer scales by size
 };
 
 // A policy network paired with its problem: what the trainer, solve and bench use.

@@ -3,32 +3,23 @@
 #include <algorithm>
 
 #include "nn/entropy_probe.h"
+#include "nn/window_kernels.h"
 
 namespace eie::nn {
 
 namespace {
-constexpr int64_t kDistanceBudget = int64_t{1} << 22;  // distances materialised at once
 constexpr int64_t kGatherBudget = int64_t{1} << 22;    // gathered key elements at once
 }  // namespace
 
 torch::Tensor nearest_nodes(const torch::Tensor& positions, int64_t k) {
-  torch::NoGradGuard no_grad;
   const int64_t B = positions.size(0), n = positions.size(1);
   TORCH_CHECK(k >= 1 && k <= n, "nearest_nodes: k must be in [1, n]");
-  const int64_t rows = std::max<int64_t>(1, kDistanceBudget / n);
-  std::vector<torch::Tensor> parts;
+  const auto xy = positions.detach().to(torch::kCPU, torch::kFloat).contiguous();
+  auto out = torch::empty({B, n, k}, torch::kLong);
   for (int64_t b = 0; b < B; ++b) {
-    std::vector<torch::Tensor> blocks;
-    for (int64_t r = 0; r < n; r += rows) {
-      const auto block = positions[b].slice(0, r, std::min(n, r + rows));              // [r, 2]
-      const auto distance = (block.unsqueeze(1) - positions[b].unsqueeze(0)).pow(2).sum(-1);
-      // A partial selection, not a sort: O(n) per row. Exact ties at the window's
-      // edge are broken by the selection, not by index.
-      blocks.push_back(std::get<1>(distance.topk(k, 1, false, true)));
-    }
-    parts.push_back(torch::cat(blocks, 0));
+    grid_nearest(xy[b].data_ptr<float>(), n, k, out[b].data_ptr<int64_t>());
   }
-  return torch::stack(parts, 0);
+  return out.to(positions.device());
 }
 
 torch::Tensor windowed_attention(const torch::Tensor& q, const torch::Tensor& k,
@@ -38,6 +29,18 @@ torch::Tensor windowed_attention(const torch::Tensor& q, const torch::Tensor& k,
   const int64_t K = neighbours.size(2);
   // Node-major [n, M, d] copies: gathering a neighbour is then one contiguous row.
   const auto node_major = [](const torch::Tensor& t) { return t.permute({0, 2, 1, 3}).contiguous(); };
+  const bool differentiable = q.requires_grad() || k.requires_grad() || v.requires_grad();
+  if (!differentiable && !probe && q.scalar_type() == torch::kFloat && q.device().is_cpu()) {
+    const auto qn = node_major(q), kn = node_major(k), vn = node_major(v);
+    const auto near = neighbours.to(torch::kLong).contiguous();
+    auto out = torch::empty_like(qn);
+    for (int64_t b = 0; b < B; ++b) {
+      windowed_attention_rows(qn[b].data_ptr<float>(), kn[b].data_ptr<float>(),
+                              vn[b].data_ptr<float>(), near[b].data_ptr<int64_t>(), n, M, d, K,
+                              static_cast<float>(scale), out[b].data_ptr<float>());
+    }
+    return out.permute({0, 2, 1, 3});
+  }
   const auto qn = node_major(q) * scale, kn = node_major(k), vn = node_major(v);
   const int64_t rows = std::max<int64_t>(1, kGatherBudget / (M * K * d));
   std::vector<torch::Tensor> parts;
