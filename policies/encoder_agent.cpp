@@ -1,6 +1,8 @@
 #include "encoder_agent.h"
 
 #include <cmath>
+#include <stdexcept>
+#include <string>
 
 namespace eie::policy {
 
@@ -26,9 +28,28 @@ AttentionPlan encoder_plan(const AttentionConfig& config, const nn::EncoderOptio
     const AttentionSetting trained{1.0 / std::sqrt(static_cast<double>(head_dim)), 0};
     plan = AttentionPlan{std::vector<AttentionSetting>(encoder.layers, trained), trained};
   }
+  if (config.calibrated) {
+    const auto found = config.calibrated->find(n);
+    if (found == config.calibrated->end()) {
+      throw std::invalid_argument("calibrated scales: no table for n = " + std::to_string(n));
+    }
+    if (found->second.encoder.size() != plan.encoder.size()) {
+      throw std::invalid_argument("calibrated scales: the table has " +
+                                  std::to_string(found->second.encoder.size()) +
+                                  " encoder layers, the model " +
+                                  std::to_string(plan.encoder.size()));
+    }
+    for (size_t l = 0; l < plan.encoder.size(); ++l) plan.encoder[l].scale = found->second.encoder[l];
+    plan.glimpse.scale = found->second.glimpse;
+  }
   for (auto& layer : plan.encoder) layer.window = encoder_window;
   plan.glimpse.window = glimpse_window;
   plan.pointer_window = window_if(parts.pointer);
+  if (config.probes) {
+    config.probes->encoder.resize(plan.encoder.size());
+    for (size_t l = 0; l < plan.encoder.size(); ++l) plan.encoder[l].probe = &config.probes->encoder[l];
+    plan.glimpse.probe = &config.probes->glimpse;
+  }
   return plan;
 }
 

@@ -17,14 +17,7 @@
 namespace eie {
 namespace {
 
-NetworkOptions small_network() {
-  NetworkOptions o;
-  o.encoder.embed_dim = 32;
-  o.encoder.heads = 4;
-  o.encoder.ff_hidden = 64;
-  o.encoder.layers = 2;
-  return o;
-}
+NetworkOptions small_network() { return test::small_network(32, 4, 64, 2); }
 
 TEST(EntropyProbe, MeasuresUniformAndOneHotRows) {
   nn::EntropyProbe probe;

@@ -130,6 +130,44 @@ TEST(Decoding, ReplayGivesTheLogProbabilitiesOfTheReplayedSolutions) {
   }
 }
 
+TEST(Decoding, ScoringAllStepsAtOnceMatchesTheDecodeLoopAndItsGradients) {
+  for (const std::string name : {"tsp", "cvrp"}) {
+    SCOPED_TRACE(name);
+    torch::manual_seed(13);
+    auto gen = at::make_generator<at::CPUGeneratorImpl>(10);
+    const auto problem = make_problem(name);
+    auto agent = make_agent(problem, NetworkOptions{}, 20);
+    agent->network().train();  // batch statistics, as in training
+    const auto instances = problem->generate(16, 20, gen);
+    torch::Tensor actions;
+    {
+      torch::NoGradGuard no_grad;
+      actions = agent->rollout(instances, Selection::sample, gen).actions;
+    }
+    const auto gradients = [&](const torch::Tensor& loss) {
+      agent->network().zero_grad();
+      loss.backward();
+      std::vector<torch::Tensor> g;
+      for (const auto& p : agent->network().parameters()) {
+        g.push_back(p.grad().defined() ? p.grad().clone() : torch::zeros_like(p));
+      }
+      return g;
+    };
+    const auto step_by_step = agent->replay(instances, actions).step_log_probs;
+    const auto at_once = agent->score(instances, actions);
+    ASSERT_EQ(at_once.sizes(), step_by_step.sizes());
+    EXPECT_TRUE(torch::allclose(at_once, step_by_step.detach(), 1e-5, 1e-5));
+    const auto expected = gradients(step_by_step.sum());
+    const auto got = gradients(agent->score(instances, actions).sum());
+    const auto names = agent->network().named_parameters().keys();
+    for (size_t i = 0; i < got.size(); ++i) {  // float32 sums in another order
+      const double scale = expected[i].abs().max().item<double>();
+      EXPECT_LE((got[i] - expected[i]).abs().max().item<double>(), 1e-5 * scale + 1e-4)
+          << names[i] << " of magnitude " << scale;
+    }
+  }
+}
+
 TEST(Decoding, ReplayRejectsShortOrInfeasibleSolutions) {
   auto gen = at::make_generator<at::CPUGeneratorImpl>(9);
   const auto problem = make_problem("tsp");

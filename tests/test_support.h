@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <string>
 
+#include "policy_registry.h"
 #include "problem_registry.h"
 
 namespace eie::test {
@@ -22,6 +23,15 @@ inline ProblemOptions options(std::string domain, std::string protocol = "",
                               std::string capacity = "") {
   ProblemOptions o;
   o.domain = std::move(domain), o.protocol = std::move(protocol), o.capacity = std::move(capacity);
+  return o;
+}
+
+// A network smaller than the default, for fast tests.
+inline NetworkOptions small_network(int64_t embed_dim, int64_t heads, int64_t ff_hidden,
+                                    int64_t layers) {
+  NetworkOptions o;
+  o.encoder.embed_dim = embed_dim, o.encoder.heads = heads;
+  o.encoder.ff_hidden = ff_hidden, o.encoder.layers = layers;
   return o;
 }
 

@@ -16,13 +16,7 @@
 namespace eie {
 namespace {
 
-NetworkOptions small_network() {
-  NetworkOptions o;
-  o.encoder.embed_dim = 64;
-  o.encoder.ff_hidden = 128;
-  o.encoder.layers = 2;
-  return o;
-}
+NetworkOptions small_network() { return test::small_network(64, 8, 128, 2); }
 
 TrainerOptions short_run(const std::filesystem::path& dir, int64_t epochs) {
   TrainerOptions t;

@@ -22,7 +22,7 @@ class Attend2PackAgent final : public Agent {
   void set_attention(const AttentionConfig& config) override { attention_ = config; }
 
   // Box embeddings [B, n, E] under the current attention config.
-  [[nodiscard]] torch::Tensor embed(const Instances& instances);
+  [[nodiscard]] torch::Tensor embed(const Instances& instances) override;
 
 
  protected:

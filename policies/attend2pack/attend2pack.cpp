@@ -51,7 +51,8 @@ class Attend2PackDecoder final : public StepPolicy {
     const auto query = fixed_context_ + model_.project_bin(env_.bin_features().to(like()));
     const auto unpacked = feasible.view({B, n, bpp3d::kOrientations}).any(2);
     const auto refined =
-        model_.project_out(nn::glimpse(memory_, query, unpacked.logical_not(), glimpse_.scale));
+        model_.project_out(nn::glimpse(memory_, query, unpacked.logical_not(), glimpse_.scale,
+                                       glimpse_.probe));
     const auto logits = torch::bmm(pointer_keys_, refined.unsqueeze(2)).squeeze(2) /
                             std::sqrt(static_cast<double>(E)) +
                         prior_;

@@ -37,6 +37,12 @@ Trajectory AttentionAgent::run(const Instances& instances, Selection selection,
   return decode(*env, *policy, selection, generator, replayed);
 }
 
+torch::Tensor AttentionAgent::score(const Instances& instances, const torch::Tensor& actions) {
+  if (attention_.window > 0) return Agent::score(instances, actions);
+  const auto env = problem_->environment(instances);
+  return model_->score(*env, plan(env->size()), actions);
+}
+
 std::unique_ptr<Agent> AttentionAgent::clone() const {
   auto copy = std::make_unique<AttentionAgent>(problem_, model_->options(), train_n_);
   nn::copy_module_state(*model_, *copy->model_);

@@ -19,10 +19,13 @@ class AttentionAgent final : public Agent {
   [[nodiscard]] std::unique_ptr<Agent> clone() const override;
   [[nodiscard]] std::map<std::string, h5::Attribute> spec() const override;
   void set_attention(const AttentionConfig& config) override { attention_ = config; }
+  // All steps at once (AttentionModel::score) unless windows are set.
+  [[nodiscard]] torch::Tensor score(const Instances& instances,
+                                    const torch::Tensor& actions) override;
 
   [[nodiscard]] AttentionModel& model() { return model_; }
   // Encoder output [B, n', E] for `instances` under the current attention config.
-  [[nodiscard]] torch::Tensor embed(const Instances& instances);
+  [[nodiscard]] torch::Tensor embed(const Instances& instances) override;
   // The attention settings used for instances of size n.
   [[nodiscard]] AttentionPlan plan(int64_t n) const;
 

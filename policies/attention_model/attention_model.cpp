@@ -4,6 +4,8 @@
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <stdexcept>
+#include <vector>
 
 #include "nn/glimpse.h"
 #include "nn/neighbours.h"
@@ -63,13 +65,50 @@ class AttentionDecoder final : public StepPolicy {
 
     // Glimpse: every head attends over the feasible nodes (in the window, if any).
     const auto refined = model_.project_out(nn::glimpse(
-        glimpse_memory_, query, glimpse_.window > 0 ? outside : infeasible, glimpse_.scale));
+        glimpse_memory_, query, glimpse_.window > 0 ? outside : infeasible, glimpse_.scale,
+        glimpse_.probe));
 
     // Pointer: single head scaled by 1/sqrt(E) (never rescaled), tanh clipping.
     auto logits = nn::pointer_scores(logit_keys_, refined) / std::sqrt(static_cast<double>(E));
     logits = torch::tanh(logits) * o.tanh_clip;
     return torch::log_softmax(
         logits.masked_fill(pointer_window_ > 0 ? outside : infeasible, minus_inf), -1);
+  }
+
+  // Log-probabilities [B, T] of `actions` at every step at once, from the steps'
+  // feasible masks [B, T, n'], context nodes [B, T, k] and scalars [B, T, s]
+  // (`placeholder`: steps before the first choice): the products of log_probs()
+  // batched over the steps, for training. No windows.
+  torch::Tensor score(const torch::Tensor& feasible, const torch::Tensor& nodes,
+                      const torch::Tensor& scalars, const std::vector<bool>& placeholder,
+                      const torch::Tensor& actions) const {
+    const auto& o = model_.options();
+    const int64_t B = feasible.size(0), T = feasible.size(1);
+    const int64_t E = o.encoder.embed_dim, M = heads_, d = E / M;
+    auto step_part = torch::zeros({B, T, E}, fixed_context_.options());
+    for (size_t slot = 0; slot < slot_context_.size(); ++slot) {
+      const auto index = nodes.select(2, static_cast<int64_t>(slot)).unsqueeze(2);
+      step_part = step_part + slot_context_[slot].gather(1, index.expand({B, T, E}));
+    }
+    if (scalars.size(2) > 0) step_part = step_part + torch::matmul(scalars, scalar_weight_.t());
+    if (std::find(placeholder.begin(), placeholder.end(), true) != placeholder.end()) {
+      std::vector<uint8_t> flags(placeholder.begin(), placeholder.end());
+      const auto before_first =
+          torch::from_blob(flags.data(), {1, T, 1}, torch::kUInt8).to(torch::kBool).clone();
+      step_part = torch::where(before_first, placeholder_context_.view({1, 1, E}), step_part);
+    }
+    const auto query = fixed_context_.unsqueeze(1) + step_part;  // [B, T, E]
+    const auto infeasible = feasible.logical_not();
+    const float minus_inf = -std::numeric_limits<float>::infinity();
+    const auto q = query.view({B, T, M, d}).permute({0, 2, 1, 3}) * glimpse_.scale;  // [B,M,T,d]
+    const auto weights = torch::softmax(
+        torch::matmul(q, glimpse_memory_.keys).masked_fill(infeasible.unsqueeze(1), minus_inf),
+        -1);                                                                          // [B,M,T,n]
+    const auto heads = torch::matmul(weights, glimpse_memory_.values.transpose(-1, -2));
+    const auto refined = model_.project_out(heads.permute({0, 2, 1, 3}).reshape({B, T, E}));
+    auto logits = torch::matmul(refined, logit_keys_) / std::sqrt(static_cast<double>(E));
+    logits = (torch::tanh(logits) * o.tanh_clip).masked_fill(infeasible, minus_inf);
+    return torch::log_softmax(logits, -1).gather(2, actions.unsqueeze(2)).squeeze(2);
   }
 
  private:
@@ -213,6 +252,29 @@ torch::Tensor AttentionModelImpl::encode(const RoutingEnvironment& env,
                               ? nn::nearest_nodes(features.slice(2, 0, 2), window)
                               : torch::Tensor();
   return encoder(h, settings, neighbours);
+}
+
+torch::Tensor AttentionModelImpl::score(RoutingEnvironment& env, const AttentionPlan& plan,
+                                        const torch::Tensor& actions) {
+  const auto embeddings = encode(env, plan.encoder);
+  std::vector<torch::Tensor> feasible, nodes, scalars;
+  std::vector<bool> placeholder;
+  {
+    torch::NoGradGuard no_grad;
+    for (int64_t t = 0; t < actions.size(1); ++t) {
+      if (env.done()) throw std::invalid_argument("score: the solutions are longer than the problem");
+      const auto ctx = env.context();
+      feasible.push_back(env.feasible());
+      nodes.push_back(ctx.nodes);
+      scalars.push_back(ctx.scalars);
+      placeholder.push_back(ctx.placeholder);
+      env.step(actions.select(1, t));
+    }
+    if (!env.done()) throw std::invalid_argument("score: the solutions end before the problem does");
+  }
+  const AttentionDecoder decoder(*this, env, embeddings, plan.glimpse, 0);
+  return decoder.score(torch::stack(feasible, 1), torch::stack(nodes, 1), torch::stack(scalars, 1),
+                       placeholder, actions);
 }
 
 std::unique_ptr<StepPolicy> AttentionModelImpl::start_local(

@@ -49,6 +49,13 @@ class Agent {
   [[nodiscard]] Trajectory replay(const Instances& instances, const torch::Tensor& actions) {
     return run(instances, Selection::replay, std::nullopt, actions);
   }
+  // Log-probabilities [B, T] of each step of `actions`, differentiable: what
+  // training needs after sampling without gradients. The same values as replay();
+  // policies may compute them faster, all steps at once.
+  [[nodiscard]] virtual torch::Tensor score(const Instances& instances,
+                                            const torch::Tensor& actions) {
+    return replay(instances, actions).step_log_probs;
+  }
   [[nodiscard]] virtual torch::nn::Module& network() = 0;
   // An independent deep copy (the rollout baseline).
   [[nodiscard]] virtual std::unique_ptr<Agent> clone() const = 0;

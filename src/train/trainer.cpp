@@ -134,7 +134,12 @@ StepLoss reinforce_loss(Agent& agent, RolloutBaseline& baseline, const Instances
                         torch::Generator& generator) {
   torch::Tensor reference;
   if (!warmup) reference = baseline.costs(batch);
-  const auto t = agent.rollout(batch, Selection::sample, generator);
+  Trajectory t;
+  {  // sampled without gradients, then scored with them (all steps at once where possible)
+    torch::NoGradGuard no_grad;
+    t = agent.rollout(batch, Selection::sample, generator);
+  }
+  const auto log_likelihood = agent.score(batch, t.actions).sum(1);
   const double mean_cost = t.cost.mean().item<double>();
   if (warmup) {
     progress.ema =
@@ -142,13 +147,13 @@ StepLoss reinforce_loss(Agent& agent, RolloutBaseline& baseline, const Instances
     progress.ema_set = true;
     reference = torch::full_like(t.cost, progress.ema);
   }
-  return {((t.cost - reference).detach() * t.log_likelihood).mean(), mean_cost};
+  return {((t.cost - reference).detach() * log_likelihood).mean(), mean_cost};
 }
 
 StepLoss imitation_loss(Agent& agent, const std::string& teacher, const Instances& batch) {
   const auto actions = teacher_actions(agent.problem(), teacher, batch);
-  const auto t = agent.replay(batch, actions);
-  return {-t.step_log_probs.mean(), t.cost.mean().item<double>()};
+  const auto cost = agent.problem().check(batch, actions).mean().item<double>();
+  return {-agent.score(batch, actions).mean(), cost};
 }
 
 }  // namespace
