@@ -22,6 +22,7 @@ class AttentionAgent final : public Agent {
   // All steps at once (AttentionModel::score) unless windows are set.
   [[nodiscard]] torch::Tensor score(const Instances& instances,
                                     const torch::Tensor& actions) override;
+  [[nodiscard]] bool scores_at_once() const override { return attention_.window == 0; }
 
   [[nodiscard]] AttentionModel& model() { return model_; }
   // Encoder output [B, n', E] for `instances` under the current attention config.

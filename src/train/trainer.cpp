@@ -135,11 +135,17 @@ StepLoss reinforce_loss(Agent& agent, RolloutBaseline& baseline, const Instances
   torch::Tensor reference;
   if (!warmup) reference = baseline.costs(batch);
   Trajectory t;
-  {  // sampled without gradients, then scored with them (all steps at once where possible)
-    torch::NoGradGuard no_grad;
+  torch::Tensor log_likelihood;
+  if (agent.scores_at_once()) {  // sampled without gradients, then scored with them
+    {
+      torch::NoGradGuard no_grad;
+      t = agent.rollout(batch, Selection::sample, generator);
+    }
+    log_likelihood = agent.score(batch, t.actions).sum(1);
+  } else {
     t = agent.rollout(batch, Selection::sample, generator);
+    log_likelihood = t.log_likelihood;
   }
-  const auto log_likelihood = agent.score(batch, t.actions).sum(1);
   const double mean_cost = t.cost.mean().item<double>();
   if (warmup) {
     progress.ema =
