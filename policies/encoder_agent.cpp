@@ -66,7 +66,8 @@ std::map<std::string, h5::Attribute> encoder_spec(const std::string& problem,
           {"normalization", nn::to_string(encoder.normalization)},
           {"tanh_clip", tanh_clip},
           {"train_n", train_n},
-          {"trained_scale", std::string("sqrt")}};
+          {"trained_scale", std::string("sqrt")},
+          {"cosine_scale", encoder.cosine_scale}};
 }
 
 }  // namespace eie::policy

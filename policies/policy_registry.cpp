@@ -1,5 +1,6 @@
 #include "policy_registry.h"
 
+#include <cmath>
 #include <stdexcept>
 
 #include "attend2pack/agent.h"
@@ -57,6 +58,13 @@ NetworkOptions network_options(const h5::Reader& reader) {
   options.encoder.ff_hidden = reader.int_attribute("ff_hidden");
   options.encoder.normalization = nn::parse_normalization(reader.string_attribute("normalization"));
   options.tanh_clip = reader.double_attribute("tanh_clip");
+  // Absent from files written before cosine attention existed: dot products.
+  if (reader.has_attribute("cosine_scale")) {
+    options.encoder.cosine_scale = reader.double_attribute("cosine_scale");
+    if (!(options.encoder.cosine_scale >= 0) || !std::isfinite(options.encoder.cosine_scale)) {
+      throw std::invalid_argument(reader.path().string() + ": cosine_scale must be >= 0 and finite");
+    }
+  }
   return options;
 }
 }  // namespace

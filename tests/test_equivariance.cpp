@@ -1,10 +1,14 @@
 // Permuting the cities permutes the encoder output, and the greedy tour is the
-// same cycle (mapped through the permutation), for a random and a trained model.
+// same cycle (mapped through the permutation), for a random and a trained model,
+// and for cosine attention (whose rows are bounded by its scale).
 // Run in float64 so that float32 rounding cannot flip near-tied argmaxes.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "attention_model/agent.h"
 #include "attention_model/kool_import.h"
+#include "io/checkpoint.h"
 #include "policy_registry.h"
 #include "problem_registry.h"
 #include "test_support.h"
@@ -47,6 +51,45 @@ TEST(Equivariance, RandomModelLayerNorm) {
   options.encoder.normalization = nn::Normalization::layer;
   auto agent = make_agent(make_problem("tsp"), options, 20);
   expect_equivariant(*agent, 30, 2);
+}
+
+TEST(Equivariance, CosineAttentionModelWithAScaleAndAWindow) {
+  torch::manual_seed(13);
+  NetworkOptions options;
+  options.encoder.cosine_scale = 10;
+  auto agent = make_agent(make_problem("tsp"), options, 20);
+  expect_equivariant(*agent, 30, 4);
+  AttentionConfig windowed;
+  windowed.policy = make_scale_policy("infoscale");
+  windowed.window = 12;
+  agent->set_attention(windowed);
+  expect_equivariant(*agent, 40, 5);
+}
+
+TEST(CosineAttention, RowsAreBoundedByTheScaleAndTheFileKeepsIt) {
+  torch::manual_seed(14);
+  const double s = 3;
+  nn::MultiHeadAttention attention(nn::MultiHeadAttentionOptions{32, 4, s});
+  const auto h = torch::randn({2, 50, 32}) * 100;  // large inputs: dot products would saturate
+  for (const double factor : {1.0, 2.0}) {
+    const auto rows = attention->attention(h, AttentionSetting{factor / std::sqrt(8.0), 0});
+    const auto ratio = std::get<0>(rows.max(-1)) / std::get<0>(rows.min(-1));
+    EXPECT_LE(ratio.max().item<double>(), std::exp(2 * s * factor) * (1 + 1e-4)) << factor;
+  }
+  NetworkOptions options;
+  options.encoder.cosine_scale = s;
+  const auto problem = make_problem("tsp");
+  auto agent = make_agent(problem, options, 20);
+  const auto dir = test::scratch_dir("cosine");
+  save_model(*agent, dir / "m.h5");
+  EXPECT_EQ(network_options_of(dir / "m.h5").encoder.cosine_scale, s);
+  auto loaded = load_agent(dir / "m.h5", problem);
+  agent->network().eval(), loaded->network().eval();
+  auto gen = at::make_generator<at::CPUGeneratorImpl>(6);
+  const auto instances = problem->generate(2, 15, gen);
+  torch::NoGradGuard no_grad;
+  EXPECT_TRUE(torch::equal(dynamic_cast<policy::AttentionAgent&>(*agent).embed(instances),
+                           dynamic_cast<policy::AttentionAgent&>(*loaded).embed(instances)));
 }
 
 TEST(Equivariance, ReferenceModelUnderEveryScalePolicy) {

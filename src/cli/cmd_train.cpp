@@ -35,6 +35,8 @@ int run_train(int argc, char** argv) {
       "layers", "encoder layers", cxxopts::value<int64_t>()->default_value("3"))(
       "ff-hidden", "feed-forward width", cxxopts::value<int64_t>()->default_value("512"))(
       "normalization", "batch or layer", cxxopts::value<std::string>()->default_value("batch"))(
+      "cosine", "cosine attention in the encoder with scale S (CosScale): softmax(S q^.k^)",
+      cxxopts::value<double>())(
       "init", "start from this model's weights (e.g. trained on smaller n); sizes come from it",
       cxxopts::value<std::string>())("out", "run directory (checkpoint.h5, model.h5, log.csv)",
                                      cxxopts::value<std::string>())(
@@ -79,6 +81,7 @@ int run_train(int argc, char** argv) {
   network.encoder.layers = at_least(args, "layers", 1);
   network.encoder.ff_hidden = at_least(args, "ff-hidden", 1);
   network.encoder.normalization = nn::parse_normalization(args["normalization"].as<std::string>());
+  if (args.count("cosine")) network.encoder.cosine_scale = positive(args, "cosine");
 
   const auto problem = make_problem(problem_name(args), chosen);
   std::unique_ptr<Agent> agent;

@@ -29,7 +29,7 @@ torch::Tensor FeatureNormImpl::forward(const torch::Tensor& h) {
 
 EncoderLayerImpl::EncoderLayerImpl(const EncoderOptions& o) {
   attention = register_module("attention",
-                              MultiHeadAttention(MultiHeadAttentionOptions{o.embed_dim, o.heads}));
+                              MultiHeadAttention(MultiHeadAttentionOptions{o.embed_dim, o.heads, o.cosine_scale}));
   norm1 = register_module("norm1", FeatureNorm(o.embed_dim, o.normalization));
   ff1 = register_module("ff1", torch::nn::Linear(o.embed_dim, o.ff_hidden));
   ff2 = register_module("ff2", torch::nn::Linear(o.ff_hidden, o.embed_dim));

@@ -20,6 +20,7 @@ struct EncoderOptions {
   int64_t layers = 3;                                  // encoder layers
   int64_t ff_hidden = 512;                             // feed-forward hidden width
   Normalization normalization = Normalization::batch;  // batch uses running stats in eval
+  double cosine_scale = 0;                             // > 0: cosine attention (CosScale s)
 };
 
 // Per-feature normalisation over all node vectors of a batch [B, n, E].

@@ -32,7 +32,13 @@ std::tuple<torch::Tensor, torch::Tensor, torch::Tensor> MultiHeadAttentionImpl::
                            .permute({1, 0, 2})
                            .reshape({E, 3 * M * d});
   const auto qkv = h.matmul(weights).view({B, n, 3, M, d}).permute({2, 0, 3, 1, 4});
-  return {qkv[0], qkv[1], qkv[2]};
+  if (options_.cosine_scale <= 0) return {qkv[0], qkv[1], qkv[2]};
+  // CosScale: unit queries and keys; s * sqrt(d) so that the scale 1/sqrt(d) gives s
+  // and inference scale policies multiply it as they would multiply 1/sqrt(d).
+  namespace F = torch::nn::functional;
+  const auto unit = F::NormalizeFuncOptions().dim(-1).eps(1e-8);
+  return {F::normalize(qkv[0], unit) * (options_.cosine_scale * std::sqrt(static_cast<double>(d))),
+          F::normalize(qkv[1], unit), qkv[2]};
 }
 
 namespace {

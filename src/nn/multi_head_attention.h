@@ -9,6 +9,7 @@ namespace eie::nn {
 struct MultiHeadAttentionOptions {
   int64_t embed_dim = 128;  // E, width of the node embeddings
   int64_t heads = 8;        // M; head size d = E / M
+  double cosine_scale = 0;  // > 0: cosine attention, scores s * q^.k^ (unit q, k); 0: q.k
 };
 
 // Multi-head self-attention without biases (Kool et al. 2019). The weights keep
@@ -16,7 +17,8 @@ struct MultiHeadAttentionOptions {
 class MultiHeadAttentionImpl : public torch::nn::Module {
  public:
   explicit MultiHeadAttentionImpl(const MultiHeadAttentionOptions& options);
-  // h: [B, n, E] -> [B, n, E]; scores are softmax(setting.scale * q.k). With a
+  // h: [B, n, E] -> [B, n, E]; scores are softmax(setting.scale * q.k) (cosine:
+  // q.k becomes s * sqrt(d) * q^.k^, so the trained 1/sqrt(d) gives s). With a
   // window K < n, node i attends to neighbours[b, i, :K] only ([B, n, >= K], from
   // nearest_nodes).
   torch::Tensor forward(const torch::Tensor& h, const AttentionSetting& setting,
