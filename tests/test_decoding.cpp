@@ -2,6 +2,7 @@
 // an independent recomputation; masked actions get exactly zero probability.
 #include <gtest/gtest.h>
 
+#include "attention_model/agent.h"
 #include "decode/strategies.h"
 #include "policy_registry.h"
 #include "problem_registry.h"
@@ -153,12 +154,18 @@ TEST(Decoding, ScoringAllStepsAtOnceMatchesTheDecodeLoopAndItsGradients) {
       }
       return g;
     };
-    const auto step_by_step = agent->replay(instances, actions).step_log_probs;
-    const auto at_once = agent->score(instances, actions);
+    // The decode loop with gradients, step by step, on the model itself ...
+    auto& am = dynamic_cast<policy::AttentionAgent&>(*agent);
+    const auto env = dynamic_cast<const RoutingProblem&>(*problem).environment(instances);
+    const auto policy = am.model()->start(*env, am.plan(env->size()));
+    const auto step_by_step = decode(*env, *policy, Selection::replay, std::nullopt, actions)
+                                  .step_log_probs;
+    // ... and the agent, which with gradients on scores all steps at once.
+    const auto at_once = agent->replay(instances, actions).step_log_probs;
     ASSERT_EQ(at_once.sizes(), step_by_step.sizes());
-    EXPECT_TRUE(torch::allclose(at_once, step_by_step.detach(), 1e-5, 1e-5));
+    EXPECT_TRUE(torch::allclose(at_once.detach(), step_by_step.detach(), 1e-5, 1e-5));
     const auto expected = gradients(step_by_step.sum());
-    const auto got = gradients(agent->score(instances, actions).sum());
+    const auto got = gradients(at_once.sum());
     const auto names = agent->network().named_parameters().keys();
     for (size_t i = 0; i < got.size(); ++i) {  // float32 sums in another order
       const double scale = expected[i].abs().max().item<double>();

@@ -20,11 +20,28 @@ torch::Tensor AttentionAgent::embed(const Instances& instances) {
 
 Trajectory AttentionAgent::run(const Instances& instances, Selection selection,
                                std::optional<torch::Generator> generator, const torch::Tensor& replayed) {
-  const auto env = problem_->environment(instances);
   const int64_t window = attention_.window;
+  if (window == 0 && torch::GradMode::is_enabled()) {
+    // Training: encode once with gradients, decode without them, then score the
+    // decoded solutions every step at once (AttentionModel::score): the values and
+    // gradients of decoding with gradients, in batched products.
+    const auto env = problem_->environment(instances);
+    const auto settings = plan(env->size());
+    const auto embeddings = model_->encode(*env, settings.encoder);
+    Trajectory t;
+    {
+      torch::NoGradGuard no_grad;
+      const auto decoding = problem_->environment(instances);
+      t = decode(*decoding, *model_->start(*decoding, embeddings.detach(), settings), selection,
+                 generator, replayed);
+    }
+    t.step_log_probs = model_->score(*env, embeddings, settings, t.actions);
+    t.log_likelihood = t.step_log_probs.sum(1);
+    return t;
+  }
+  const auto env = problem_->environment(instances);
   if (!attention_.window_parts.view || window == 0 || window >= env->size()) {
-    const auto policy = model_->start(*env, plan(env->size()));
-    return decode(*env, *policy, selection, generator, replayed);
+    return decode(*env, *model_->start(*env, plan(env->size())), selection, generator, replayed);
   }
   auto inside = attention_;  // a view is an instance of its own: no further window in it
   inside.window = 0;
@@ -35,12 +52,6 @@ Trajectory AttentionAgent::run(const Instances& instances, Selection selection,
       },
       window);
   return decode(*env, *policy, selection, generator, replayed);
-}
-
-torch::Tensor AttentionAgent::score(const Instances& instances, const torch::Tensor& actions) {
-  if (attention_.window > 0) return Agent::score(instances, actions);
-  const auto env = problem_->environment(instances);
-  return model_->score(*env, plan(env->size()), actions);
 }
 
 std::unique_ptr<Agent> AttentionAgent::clone() const {

@@ -19,10 +19,6 @@ class AttentionAgent final : public Agent {
   [[nodiscard]] std::unique_ptr<Agent> clone() const override;
   [[nodiscard]] std::map<std::string, h5::Attribute> spec() const override;
   void set_attention(const AttentionConfig& config) override { attention_ = config; }
-  // All steps at once (AttentionModel::score) unless windows are set.
-  [[nodiscard]] torch::Tensor score(const Instances& instances,
-                                    const torch::Tensor& actions) override;
-  [[nodiscard]] bool scores_at_once() const override { return attention_.window == 0; }
 
   [[nodiscard]] AttentionModel& model() { return model_; }
   // Encoder output [B, n', E] for `instances` under the current attention config.

@@ -46,33 +46,20 @@ class AttentionDecoder final : public StepPolicy {
   }
 
   torch::Tensor log_probs(const torch::Tensor& feasible) override {
-    const auto& o = model_.options();
-    const int64_t B = fixed_context_.size(0), E = o.encoder.embed_dim;
     const auto ctx = env_.context();
-    auto query = fixed_context_;  // [B, E]
-    if (ctx.placeholder) {
-      query = query + placeholder_context_;
-    } else {
-      for (size_t slot = 0; slot < slot_context_.size(); ++slot) {
-        const auto index = ctx.nodes.select(1, static_cast<int64_t>(slot)).view({B, 1, 1});
-        query = query + slot_context_[slot].gather(1, index.expand({B, 1, E})).squeeze(1);
-      }
-      if (ctx.scalars.size(1) > 0) query = query + torch::matmul(ctx.scalars, scalar_weight_.t());
-    }
+    const auto query =
+        ctx.placeholder
+            ? fixed_context_ + placeholder_context_
+            : fixed_context_ +
+                  step_context(ctx.nodes.unsqueeze(1), ctx.scalars.unsqueeze(1)).squeeze(1);
     const auto infeasible = feasible.logical_not();
     const auto outside = window_ > 0 ? window(feasible, ctx).logical_not() : infeasible;
-    const float minus_inf = -std::numeric_limits<float>::infinity();
-
     // Glimpse: every head attends over the feasible nodes (in the window, if any).
     const auto refined = model_.project_out(nn::glimpse(
         glimpse_memory_, query, glimpse_.window > 0 ? outside : infeasible, glimpse_.scale,
         glimpse_.probe));
-
-    // Pointer: single head scaled by 1/sqrt(E) (never rescaled), tanh clipping.
-    auto logits = nn::pointer_scores(logit_keys_, refined) / std::sqrt(static_cast<double>(E));
-    logits = torch::tanh(logits) * o.tanh_clip;
-    return torch::log_softmax(
-        logits.masked_fill(pointer_window_ > 0 ? outside : infeasible, minus_inf), -1);
+    return pointer_log_probs(nn::pointer_scores(logit_keys_, refined),
+                             pointer_window_ > 0 ? outside : infeasible);
   }
 
   // Log-probabilities [B, T] of `actions` at every step at once, from the steps'
@@ -82,36 +69,54 @@ class AttentionDecoder final : public StepPolicy {
   torch::Tensor score(const torch::Tensor& feasible, const torch::Tensor& nodes,
                       const torch::Tensor& scalars, const std::vector<bool>& placeholder,
                       const torch::Tensor& actions) const {
-    const auto& o = model_.options();
     const int64_t B = feasible.size(0), T = feasible.size(1);
-    const int64_t E = o.encoder.embed_dim, M = heads_, d = E / M;
-    auto step_part = torch::zeros({B, T, E}, fixed_context_.options());
-    for (size_t slot = 0; slot < slot_context_.size(); ++slot) {
-      const auto index = nodes.select(2, static_cast<int64_t>(slot)).unsqueeze(2);
-      step_part = step_part + slot_context_[slot].gather(1, index.expand({B, T, E}));
-    }
-    if (scalars.size(2) > 0) step_part = step_part + torch::matmul(scalars, scalar_weight_.t());
+    const int64_t E = model_.options().encoder.embed_dim, M = heads_, d = E / M;
+    auto step_part = step_context(nodes, scalars);
     if (std::find(placeholder.begin(), placeholder.end(), true) != placeholder.end()) {
       std::vector<uint8_t> flags(placeholder.begin(), placeholder.end());
       const auto before_first =
-          torch::from_blob(flags.data(), {1, T, 1}, torch::kUInt8).to(torch::kBool).clone();
+          torch::from_blob(flags.data(), {1, T, 1}, torch::kUInt8).to(torch::kBool);
       step_part = torch::where(before_first, placeholder_context_.view({1, 1, E}), step_part);
     }
     const auto query = fixed_context_.unsqueeze(1) + step_part;  // [B, T, E]
     const auto infeasible = feasible.logical_not();
-    const float minus_inf = -std::numeric_limits<float>::infinity();
     const auto q = query.view({B, T, M, d}).permute({0, 2, 1, 3}) * glimpse_.scale;  // [B,M,T,d]
-    const auto weights = torch::softmax(
-        torch::matmul(q, glimpse_memory_.keys).masked_fill(infeasible.unsqueeze(1), minus_inf),
-        -1);                                                                          // [B,M,T,n]
+    const auto weights = torch::softmax(torch::matmul(q, glimpse_memory_.keys)
+                                            .masked_fill(infeasible.unsqueeze(1),
+                                                         -std::numeric_limits<float>::infinity()),
+                                        -1);  // [B, M, T, n]
     const auto heads = torch::matmul(weights, glimpse_memory_.values.transpose(-1, -2));
     const auto refined = model_.project_out(heads.permute({0, 2, 1, 3}).reshape({B, T, E}));
-    auto logits = torch::matmul(refined, logit_keys_) / std::sqrt(static_cast<double>(E));
-    logits = (torch::tanh(logits) * o.tanh_clip).masked_fill(infeasible, minus_inf);
-    return torch::log_softmax(logits, -1).gather(2, actions.unsqueeze(2)).squeeze(2);
+    return pointer_log_probs(torch::matmul(refined, logit_keys_), infeasible)
+        .gather(2, actions.unsqueeze(2))
+        .squeeze(2);
   }
 
  private:
+  // The step-context part of the query from context nodes [B, T, k] and scalars
+  // [B, T, s]: [B, T, E] (a gather per slot: the nodes were projected once).
+  torch::Tensor step_context(const torch::Tensor& nodes, const torch::Tensor& scalars) const {
+    const int64_t B = nodes.size(0), T = nodes.size(1), E = fixed_context_.size(1);
+    torch::Tensor part;
+    for (size_t slot = 0; slot < slot_context_.size(); ++slot) {
+      const auto index = nodes.select(2, static_cast<int64_t>(slot)).unsqueeze(2);
+      const auto gathered = slot_context_[slot].gather(1, index.expand({B, T, E}));
+      part = part.defined() ? part + gathered : gathered;
+    }
+    if (scalars.size(2) > 0) part = part + torch::matmul(scalars, scalar_weight_.t());
+    return part;
+  }
+
+  // Pointer log-probabilities from q.k scores [..., n']: one head scaled by
+  // 1/sqrt(E) (never rescaled), tanh clipping, `masked` nodes at -inf.
+  torch::Tensor pointer_log_probs(const torch::Tensor& scores, const torch::Tensor& masked) const {
+    const auto& o = model_.options();
+    const auto logits =
+        torch::tanh(scores / std::sqrt(static_cast<double>(o.encoder.embed_dim))) * o.tanh_clip;
+    return torch::log_softmax(
+        logits.masked_fill(masked, -std::numeric_limits<float>::infinity()), -1);
+  }
+
   // `feasible` restricted to the window's nearest feasible nodes of the current
   // node, depots kept (a route can always end); all of it before the first choice.
   torch::Tensor window(const torch::Tensor& feasible, const RoutingContext& ctx) const {
@@ -164,8 +169,8 @@ class LocalViewDecoder final : public StepPolicy {
     const auto positions = features.slice(2, 0, 2);
     // Candidates: the current node's K nearest other nodes, visited ones included
     // (masked in the view, as in a real tour); when none of them is feasible, the
-    // last one makes way for the nearest feasible node. (Feasible nodes only made
-    // the view look like a fresh tour: 18.9 instead of 12.3 at n = 200, K = 100.)
+    // last one makes way for the nearest feasible node. (With feasible nodes only
+    // the view looks like a fresh tour, and the model decodes clearly worse.)
     torch::Tensor candidates;
     {
       torch::NoGradGuard no_grad;
@@ -254,9 +259,8 @@ torch::Tensor AttentionModelImpl::encode(const RoutingEnvironment& env,
   return encoder(h, settings, neighbours);
 }
 
-torch::Tensor AttentionModelImpl::score(RoutingEnvironment& env, const AttentionPlan& plan,
-                                        const torch::Tensor& actions) {
-  const auto embeddings = encode(env, plan.encoder);
+torch::Tensor AttentionModelImpl::score(RoutingEnvironment& env, const torch::Tensor& embeddings,
+                                        const AttentionPlan& plan, const torch::Tensor& actions) {
   std::vector<torch::Tensor> feasible, nodes, scalars;
   std::vector<bool> placeholder;
   {
@@ -284,7 +288,13 @@ std::unique_ptr<StepPolicy> AttentionModelImpl::start_local(
 
 std::unique_ptr<StepPolicy> AttentionModelImpl::start(const RoutingEnvironment& env,
                                                       const AttentionPlan& plan) {
-  return std::make_unique<AttentionDecoder>(*this, env, encode(env, plan.encoder), plan.glimpse,
+  return start(env, encode(env, plan.encoder), plan);
+}
+
+std::unique_ptr<StepPolicy> AttentionModelImpl::start(const RoutingEnvironment& env,
+                                                      const torch::Tensor& embeddings,
+                                                      const AttentionPlan& plan) {
+  return std::make_unique<AttentionDecoder>(*this, env, embeddings, plan.glimpse,
                                             plan.pointer_window);
 }
 

@@ -33,12 +33,15 @@ class AttentionModelImpl : public torch::nn::Module {
   torch::Tensor encode(const RoutingEnvironment& env, const std::vector<AttentionSetting>& encoder);
   // Encodes and returns the per-step policy bound to `env` (which must outlive it).
   std::unique_ptr<StepPolicy> start(const RoutingEnvironment& env, const AttentionPlan& plan);
-  // Log-probabilities [B, T] of given solutions, every step at once (training):
-  // `env` is stepped through `actions` (no network) for the steps' masks and
-  // contexts, then the decoder's products run batched over the steps. Equal to
-  // the step-by-step values; no windows.
-  torch::Tensor score(RoutingEnvironment& env, const AttentionPlan& plan,
-                      const torch::Tensor& actions);
+  // The same from embeddings already computed (encode()).
+  std::unique_ptr<StepPolicy> start(const RoutingEnvironment& env, const torch::Tensor& embeddings,
+                                    const AttentionPlan& plan);
+  // Log-probabilities [B, T] of given solutions from `embeddings`, every step at
+  // once (training): `env` is stepped through `actions` (no network) for the
+  // steps' masks and contexts, then the decoder's products run batched over the
+  // steps. Equal to the step-by-step values; no windows.
+  torch::Tensor score(RoutingEnvironment& env, const torch::Tensor& embeddings,
+                      const AttentionPlan& plan, const torch::Tensor& actions);
   // The same on local views of `window` candidates (WindowParts::view); plan_at(k)
   // gives the attention settings for a view of k nodes.
   std::unique_ptr<StepPolicy> start_local(const RoutingEnvironment& env,

@@ -151,7 +151,8 @@ bool is_calibrated(const std::string& spec) {
 std::shared_ptr<const LayerScaleTable> calibrated_scales(Agent& agent, const AttentionConfig& base,
                                                          const std::string& spec,
                                                          const std::vector<int64_t>& sizes) {
-  const std::filesystem::path file = spec.size() > 11 ? spec.substr(11) : "";
+  const std::string prefix = "calibrated:";
+  const std::filesystem::path file = spec.size() > prefix.size() ? spec.substr(prefix.size()) : "";
   LayerScaleTable table;
   if (!file.empty() && std::filesystem::exists(file)) table = read_layer_scales(file);
   const auto train_n = std::get<int64_t>(agent.spec().at("train_n"));

@@ -125,17 +125,20 @@ BenchResult run_bench(const BenchConfig& c, uint64_t seed_offset,
   const auto& problem = problems.front();  // instances carry their capacity: any block decodes them
   const auto scope = parse_scale_scope(c.scale_at);
   std::vector<AttentionConfig> scales;
+  std::vector<std::string> calibrations;  // per row: a calibrated[:FILE] spec, or empty
   for (const auto& spec : c.scales) {
     const auto parsed = parse_attention_spec(spec);
+    const bool calibrated = is_calibrated(parsed.scale);
+    if (calibrated && parsed.scale != "calibrated" && c.models.size() > 1) {
+      throw std::invalid_argument("scale '" + spec + "': a calibration file belongs to one model");
+    }
     AttentionConfig config;
-    if (!is_calibrated(parsed.scale)) config.policy = make_scale_policy(parsed.scale);
+    if (!calibrated) config.policy = make_scale_policy(parsed.scale);
     config.scope = scope;
     config.window = parsed.window;
     config.window_parts = parse_window_parts(parsed.parts);
-    if (is_calibrated(parsed.scale) && parsed.scale != "calibrated" && c.models.size() > 1) {
-      throw std::invalid_argument("scale '" + spec + "': a calibration file belongs to one model");
-    }
     scales.push_back(config);
+    calibrations.push_back(calibrated ? parsed.scale : "");
   }
   std::vector<Decoding> decodes;
   for (const auto& d : c.decodes) decodes.push_back(parse_decoding(d));
@@ -151,9 +154,11 @@ BenchResult run_bench(const BenchConfig& c, uint64_t seed_offset,
     return name;
   };
   // Policy rows as decoded, and/or after the local search.
+  const bool plain_rows = c.improve.empty() || c.improve_both;
+  const bool improved_rows = !c.improve.empty();
   std::vector<bool> variants;
-  if (c.improve.empty() || c.improve_both) variants.push_back(false);
-  if (!c.improve.empty()) variants.push_back(true);
+  if (plain_rows) variants.push_back(false);
+  if (improved_rows) variants.push_back(true);
   for (size_t k = 0; k < blocks.size(); ++k) {
     for (size_t s = 0; s < scales.size() && !agents.empty(); ++s) {
       for (size_t d = 0; d < decodes.size(); ++d) {
@@ -193,14 +198,15 @@ BenchResult run_bench(const BenchConfig& c, uint64_t seed_offset,
         for (auto& agent : agents) {
           for (size_t s = 0; s < scales.size(); ++s) {
             auto config = scales[s];
-            const auto spec = parse_attention_spec(c.scales[s]).scale;
-            if (is_calibrated(spec)) config.calibrated = calibrated_scales(*agent, config, spec, {n});
+            if (!calibrations[s].empty()) {
+              config.calibrated = calibrated_scales(*agent, config, calibrations[s], {n});
+            }
             agent->set_attention(config);
             for (size_t d = 0; d < decodes.size(); ++d) {
               auto [actions, seconds] = timed(
                   [&] { return solve(*agent, instances, decodes[d], chunk_for(c, n), gen).actions; });
-              if (variants.front() == false) record(row_name(k, s, d, false), n, instances, actions, seconds);
-              if (variants.back() == true) {
+              if (plain_rows) record(row_name(k, s, d, false), n, instances, actions, seconds);
+              if (improved_rows) {
                 auto [improved, more] =
                     timed([&] { return problem->improve(c.improve, instances, actions); });
                 record(row_name(k, s, d, true), n, instances, improved, seconds + more);
@@ -209,13 +215,7 @@ BenchResult run_bench(const BenchConfig& c, uint64_t seed_offset,
           }
         }
         for (const auto& method : c.methods) {
-          const auto plus = method.find('+');
-          auto [actions, seconds] = timed([&] {
-            auto a = problem->construct(method.substr(0, plus), instances);
-            return plus == std::string::npos
-                       ? a
-                       : problem->improve(method.substr(plus + 1), instances, a);
-          });
+          auto [actions, seconds] = timed([&] { return problem->heuristic(method, instances); });
           record(blocks[k] + method, n, instances, actions, seconds);
         }
         if (c.bound) record_costs(blocks[k] + "bound", n, problem->cost_bound(instances), 0);

@@ -49,15 +49,6 @@ class Agent {
   [[nodiscard]] Trajectory replay(const Instances& instances, const torch::Tensor& actions) {
     return run(instances, Selection::replay, std::nullopt, actions);
   }
-  // Log-probabilities [B, T] of each step of `actions`, differentiable: the same
-  // values as replay(); policies may compute them faster, all steps at once.
-  [[nodiscard]] virtual torch::Tensor score(const Instances& instances,
-                                            const torch::Tensor& actions) {
-    return replay(instances, actions).step_log_probs;
-  }
-  // Whether score() is cheaper than decoding with gradients: training then samples
-  // without gradients and scores the samples.
-  [[nodiscard]] virtual bool scores_at_once() const { return false; }
   [[nodiscard]] virtual torch::nn::Module& network() = 0;
   // An independent deep copy (the rollout baseline).
   [[nodiscard]] virtual std::unique_ptr<Agent> clone() const = 0;

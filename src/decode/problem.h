@@ -57,6 +57,12 @@ class Problem {
   // Local search `method` applied to finished solutions.
   [[nodiscard]] virtual torch::Tensor improve(const std::string& method, const Instances& instances,
                                               const torch::Tensor& actions) const = 0;
+  // "METHOD[+IMPROVE]" (e.g. nn+2opt): construct, then improve when asked.
+  [[nodiscard]] torch::Tensor heuristic(const std::string& spec, const Instances& instances) const {
+    const auto plus = spec.find('+');
+    const auto actions = construct(spec.substr(0, plus), instances);
+    return plus == std::string::npos ? actions : improve(spec.substr(plus + 1), instances, actions);
+  }
 };
 
 class RoutingProblem : public Problem {

@@ -113,15 +113,6 @@ void write_log(const std::filesystem::path& path, const std::vector<std::string>
   out.commit();
 }
 
-// The solutions of heuristic "METHOD[+IMPROVE]" (e.g. farthest+2opt) for a batch.
-torch::Tensor teacher_actions(const Problem& problem, const std::string& teacher,
-                              const Instances& batch) {
-  const auto plus = teacher.find('+');
-  const auto actions = problem.construct(teacher.substr(0, plus), batch);
-  return plus == std::string::npos ? actions
-                                   : problem.improve(teacher.substr(plus + 1), batch, actions);
-}
-
 // The loss of one step: REINFORCE against `reference` costs, or the mean
 // per-step cross-entropy of the teacher's solutions.
 struct StepLoss {
@@ -134,18 +125,7 @@ StepLoss reinforce_loss(Agent& agent, RolloutBaseline& baseline, const Instances
                         torch::Generator& generator) {
   torch::Tensor reference;
   if (!warmup) reference = baseline.costs(batch);
-  Trajectory t;
-  torch::Tensor log_likelihood;
-  if (agent.scores_at_once()) {  // sampled without gradients, then scored with them
-    {
-      torch::NoGradGuard no_grad;
-      t = agent.rollout(batch, Selection::sample, generator);
-    }
-    log_likelihood = agent.score(batch, t.actions).sum(1);
-  } else {
-    t = agent.rollout(batch, Selection::sample, generator);
-    log_likelihood = t.log_likelihood;
-  }
+  const auto t = agent.rollout(batch, Selection::sample, generator);
   const double mean_cost = t.cost.mean().item<double>();
   if (warmup) {
     progress.ema =
@@ -153,13 +133,12 @@ StepLoss reinforce_loss(Agent& agent, RolloutBaseline& baseline, const Instances
     progress.ema_set = true;
     reference = torch::full_like(t.cost, progress.ema);
   }
-  return {((t.cost - reference).detach() * log_likelihood).mean(), mean_cost};
+  return {((t.cost - reference).detach() * t.log_likelihood).mean(), mean_cost};
 }
 
 StepLoss imitation_loss(Agent& agent, const std::string& teacher, const Instances& batch) {
-  const auto actions = teacher_actions(agent.problem(), teacher, batch);
-  const auto cost = agent.problem().check(batch, actions).mean().item<double>();
-  return {-agent.score(batch, actions).mean(), cost};
+  const auto t = agent.replay(batch, agent.problem().heuristic(teacher, batch));
+  return {-t.step_log_probs.mean(), t.cost.mean().item<double>()};
 }
 
 }  // namespace
@@ -185,7 +164,7 @@ void train(Agent& agent, const TrainerOptions& o) {
   set_lr(optimizer, progress.lr);
   if (!o.teacher.empty()) {  // an unknown heuristic fails now, not after the first epoch
     auto probe = at::make_generator<at::CPUGeneratorImpl>(o.seed);
-    (void)teacher_actions(agent.problem(), o.teacher, agent.problem().generate(2, o.n, probe));
+    (void)agent.problem().heuristic(o.teacher, agent.problem().generate(2, o.n, probe));
   }
 
   Progress bar("train", (o.epochs - progress.epoch) * o.steps);
@@ -227,10 +206,6 @@ void train(Agent& agent, const TrainerOptions& o) {
     progress.lr *= o.lr_decay;
     if (o.paper_lr_rule && verdict.p_value > 0.95) progress.lr *= 0.95;
     set_lr(optimizer, progress.lr);
-  if (!o.teacher.empty()) {  // an unknown heuristic fails now, not after the first epoch
-    auto probe = at::make_generator<at::CPUGeneratorImpl>(o.seed);
-    (void)teacher_actions(agent.problem(), o.teacher, agent.problem().generate(2, o.n, probe));
-  }
     progress.epoch = epoch + 1;
     save_checkpoint(o, agent, baseline, optimizer, generator, progress);
     save_model(agent, o.out_dir / "model.h5");
