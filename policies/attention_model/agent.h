@@ -33,6 +33,10 @@ class AttentionAgent final : public Agent {
                                const torch::Tensor& replayed) override;
 
  private:
+  // Tiled decoding: every part decoded as an instance of its own, solutions joined.
+  [[nodiscard]] Trajectory run_tiled(const Instances& instances, Selection selection,
+                                     std::optional<torch::Generator> generator);
+
   std::shared_ptr<const RoutingProblem> problem_;  // environments and checks
   AttentionModel model_;                           // the network
   int64_t train_n_;                                // N of the scale policies

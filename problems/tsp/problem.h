@@ -37,6 +37,9 @@ class TspProblem final : public RoutingProblem {
                                       const torch::Tensor& actions) const override;
   [[nodiscard]] std::unique_ptr<RoutingEnvironment> environment(
       const Instances& instances) const override;
+  // Spatial tiles (spatial_tiles), their tours joined by join_tile_tours.
+  [[nodiscard]] std::unique_ptr<Tiling> tile(const Instances& instances,
+                                             int64_t size) const override;
 
  private:
   Domain domain_;  // coordinate range of generated and loaded instances

@@ -87,16 +87,17 @@ ScaleScope parse_scale_scope(const std::string& text) {
 
 WindowParts parse_window_parts(const std::string& text) {
   if (text == "all") return WindowParts{};
-  WindowParts parts{false, false, false, false};
+  WindowParts parts{false, false, false, false, false};
   std::stringstream list(text);
   for (std::string part; std::getline(list, part, ',');) {
     if (part == "encoder") parts.encoder = true;
     else if (part == "glimpse") parts.glimpse = true;
     else if (part == "pointer") parts.pointer = true;
     else if (part == "view") parts.view = true;
+    else if (part == "tiles") parts.tiles = true;
     else {
       throw std::invalid_argument("--window-at: expected 'all' or a comma list of encoder, "
-                                  "glimpse, pointer, view; got '" + text + "'");
+                                  "glimpse, pointer, view, tiles; got '" + text + "'");
     }
   }
   return parts;

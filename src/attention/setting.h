@@ -25,6 +25,9 @@ struct WindowParts {
   bool view = false;     // each step decoded on a local view: the current node's K nearest
                          // nodes (and the context nodes), rescaled into the unit square and
                          // encoded as an instance of their own
+  bool tiles = false;    // the instance cut into spatial tiles of at most K nodes, each
+                         // decoded as an instance of its own (rescaled into the unit
+                         // square), the tiles' solutions joined
 };
 
 // Settings for every attention layer of a policy at one instance size.

@@ -120,7 +120,8 @@ void add_attention_flags(cxxopts::Options& options) {
       cxxopts::value<int64_t>()->default_value("0"))(
       "window-at",
       "where the window applies: all (encoder, glimpse, pointer) or a comma list of encoder, "
-      "glimpse, pointer, view (each step decoded on a rescaled local view)",
+      "glimpse, pointer, view (each step decoded on a rescaled local view), tiles (spatial "
+      "tiles of at most K nodes decoded apart, tours joined)",
       cxxopts::value<std::string>()->default_value("all"));
 }
 

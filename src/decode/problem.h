@@ -10,6 +10,7 @@
 
 #include "decode/environment.h"
 #include "decode/instances.h"
+#include "decode/tiling.h"
 
 namespace eie {
 
@@ -69,6 +70,13 @@ class RoutingProblem : public Problem {
  public:
   [[nodiscard]] virtual std::unique_ptr<RoutingEnvironment> environment(
       const Instances& instances) const = 0;
+  // The instances cut into parts of at most `size` nodes (tiled decoding); throws
+  // std::invalid_argument where a problem has no tiling.
+  [[nodiscard]] virtual std::unique_ptr<Tiling> tile(const Instances& /*instances*/,
+                                                     int64_t /*size*/) const {
+    throw std::invalid_argument("tiled decoding (--window-at tiles) is not available for '" +
+                                name() + "'");
+  }
 };
 
 }  // namespace eie

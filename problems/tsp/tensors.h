@@ -1,0 +1,22 @@
+#pragma once
+
+// TSP tensors as plain cities and tours, for the classical code, and back.
+
+#include <torch/torch.h>
+
+#include <vector>
+
+#include "common/point.h"
+#include "decode/instances.h"
+#include "tsp/tour.h"
+
+namespace eie::tsp {
+
+// The "coords" of every instance [B, n, 2], in float64.
+[[nodiscard]] std::vector<std::vector<Point>> cities_of(const Instances& instances);
+// Rows of actions [B, n] as tours.
+[[nodiscard]] std::vector<Tour> tours_of(const torch::Tensor& actions);
+// Tours of one length as actions [B, n] (int64, CPU).
+[[nodiscard]] torch::Tensor tensor_of(const std::vector<Tour>& tours);
+
+}  // namespace eie::tsp
