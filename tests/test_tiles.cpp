@@ -8,6 +8,7 @@
 #include <limits>
 #include <random>
 
+#include "decode/strategies.h"
 #include "policy_registry.h"
 #include "problem_registry.h"
 #include "tsp/tiles.h"
@@ -92,13 +93,13 @@ TEST(Tiles, PolicyTilesGiveFeasibleToursThatArePermutationEquivariant) {
   auto gen = at::make_generator<at::CPUGeneratorImpl>(8);
   const int64_t n = 50;
   const Instances instances({{"coords", torch::rand({3, n, 2}, gen, torch::kDouble)}});
-  torch::NoGradGuard no_grad;
-  const auto t = agent->rollout(instances, Selection::greedy, std::nullopt);
+  const auto greedy = parse_decoding("greedy");
+  const auto t = solve(*agent, instances, greedy, 2, gen);
   const auto checked = problem->check(instances, t.actions);  // throws when infeasible
   EXPECT_TRUE(torch::allclose(checked, t.cost.to(torch::kDouble), 1e-5, 1e-5));
   const auto perm = torch::randperm(n, gen);
   const Instances permuted({{"coords", instances.at("coords").index_select(1, perm)}});
-  const auto mapped = perm.index({agent->rollout(permuted, Selection::greedy, std::nullopt).actions});
+  const auto mapped = perm.index({solve(*agent, permuted, greedy, 2, gen).actions});
   for (int64_t b = 0; b < 3; ++b) {
     const auto row = [&](const torch::Tensor& a) {
       const auto c = a[b].contiguous();
@@ -106,7 +107,14 @@ TEST(Tiles, PolicyTilesGiveFeasibleToursThatArePermutationEquivariant) {
     };
     EXPECT_EQ(row(mapped), row(t.actions)) << "instance " << b;
   }
-  EXPECT_NO_THROW((void)problem->check(instances, agent->rollout(instances, Selection::sample, gen).actions));
+  for (const auto* strategy : {"sample:4", "aug8"}) {
+    EXPECT_NO_THROW((void)problem->check(
+        instances, solve(*agent, instances, parse_decoding(strategy), 2, gen).actions));
+  }
+  // A single rollout (as in training) does not tile: it refuses clearly.
+  torch::NoGradGuard no_grad;
+  EXPECT_THROW((void)agent->rollout(instances, Selection::greedy, std::nullopt),
+               std::invalid_argument);
 }
 
 TEST(Tiles, ProblemsWithoutTilesAreRefusedClearly) {
@@ -114,8 +122,7 @@ TEST(Tiles, ProblemsWithoutTilesAreRefusedClearly) {
   auto agent = make_agent(problem, NetworkOptions{}, 20);
   agent->set_attention({nullptr, ScaleScope::all, 5, WindowParts{false, false, false, false, true}});
   auto gen = at::make_generator<at::CPUGeneratorImpl>(7);
-  torch::NoGradGuard no_grad;
-  EXPECT_THROW((void)agent->rollout(problem->generate(2, 12, gen), Selection::greedy, std::nullopt),
+  EXPECT_THROW((void)solve(*agent, problem->generate(2, 12, gen), parse_decoding("greedy"), 2, gen),
                std::invalid_argument);
 }
 

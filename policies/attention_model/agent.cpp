@@ -40,8 +40,8 @@ Trajectory AttentionAgent::run(const Instances& instances, Selection selection,
     return t;
   }
   const auto env = problem_->environment(instances);
-  if (attention_.window_parts.tiles && window > 0 && window < env->size()) {
-    return run_tiled(instances, selection, std::move(generator));
+  if (tile_size() > 0 && tile_size() < env->size()) {
+    throw std::invalid_argument("tiled decoding (--window-at tiles) applies to whole solves only");
   }
   if (!attention_.window_parts.view || window == 0 || window >= env->size()) {
     return decode(*env, *model_->start(*env, plan(env->size())), selection, generator, replayed);
@@ -55,29 +55,6 @@ Trajectory AttentionAgent::run(const Instances& instances, Selection selection,
       },
       window);
   return decode(*env, *policy, selection, generator, replayed);
-}
-
-Trajectory AttentionAgent::run_tiled(const Instances& instances, Selection selection,
-                                     std::optional<torch::Generator> generator) {
-  if (selection == Selection::replay) {
-    throw std::invalid_argument("tiled decoding (--window-at tiles) cannot replay solutions");
-  }
-  const auto tiling = problem_->tile(instances, attention_.window);
-  auto inside = attention_;  // a tile is an instance of its own: no further window in it
-  inside.window = 0;
-  std::vector<torch::Tensor> part_actions;
-  for (const auto& part : tiling->parts()) {
-    const auto env = problem_->environment(part);
-    const auto settings = encoder_plan(inside, model_->options().encoder, train_n_, env->size());
-    part_actions.push_back(
-        decode(*env, *model_->start(*env, settings), selection, generator).actions);
-  }
-  Trajectory t;
-  t.actions = tiling->join(part_actions);
-  t.cost = problem_->check(instances, t.actions).to(torch::kFloat).to(t.actions.device());
-  // The joined tour's likelihood is not the policy's: none is reported.
-  t.log_likelihood = torch::zeros({instances.count()}, t.cost.options());
-  return t;
 }
 
 std::unique_ptr<Agent> AttentionAgent::clone() const {

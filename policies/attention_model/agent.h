@@ -19,6 +19,9 @@ class AttentionAgent final : public Agent {
   [[nodiscard]] std::unique_ptr<Agent> clone() const override;
   [[nodiscard]] std::map<std::string, h5::Attribute> spec() const override;
   void set_attention(const AttentionConfig& config) override { attention_ = config; }
+  [[nodiscard]] int64_t tile_size() const override {
+    return attention_.window_parts.tiles ? attention_.window : 0;
+  }
 
   [[nodiscard]] AttentionModel& model() { return model_; }
   // Encoder output [B, n', E] for `instances` under the current attention config.
@@ -33,10 +36,6 @@ class AttentionAgent final : public Agent {
                                const torch::Tensor& replayed) override;
 
  private:
-  // Tiled decoding: every part decoded as an instance of its own, solutions joined.
-  [[nodiscard]] Trajectory run_tiled(const Instances& instances, Selection selection,
-                                     std::optional<torch::Generator> generator);
-
   std::shared_ptr<const RoutingProblem> problem_;  // environments and checks
   AttentionModel model_;                           // the network
   int64_t train_n_;                                // N of the scale policies

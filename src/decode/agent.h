@@ -55,6 +55,8 @@ class Agent {
   // Everything needed to rebuild the network (checkpoint attributes).
   [[nodiscard]] virtual std::map<std::string, h5::Attribute> spec() const = 0;
   virtual void set_attention(const AttentionConfig& config) = 0;
+  // Tiled decoding (solve() only): at most this many nodes per part; 0 = none.
+  [[nodiscard]] virtual int64_t tile_size() const { return 0; }
   // The encoder's output for `instances` under the current attention config.
   [[nodiscard]] virtual torch::Tensor embed(const Instances& instances) = 0;
 

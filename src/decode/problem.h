@@ -58,6 +58,13 @@ class Problem {
   // Local search `method` applied to finished solutions.
   [[nodiscard]] virtual torch::Tensor improve(const std::string& method, const Instances& instances,
                                               const torch::Tensor& actions) const = 0;
+  // The instances cut into parts of at most `size` nodes (tiled decoding); throws
+  // std::invalid_argument where a problem has no tiling.
+  [[nodiscard]] virtual std::unique_ptr<Tiling> tile(const Instances& /*instances*/,
+                                                     int64_t /*size*/) const {
+    throw std::invalid_argument("tiled decoding (--window-at tiles) is not available for '" +
+                                name() + "'");
+  }
   // "METHOD[+IMPROVE]" (e.g. nn+2opt): construct, then improve when asked.
   [[nodiscard]] torch::Tensor heuristic(const std::string& spec, const Instances& instances) const {
     const auto plus = spec.find('+');
@@ -70,13 +77,6 @@ class RoutingProblem : public Problem {
  public:
   [[nodiscard]] virtual std::unique_ptr<RoutingEnvironment> environment(
       const Instances& instances) const = 0;
-  // The instances cut into parts of at most `size` nodes (tiled decoding); throws
-  // std::invalid_argument where a problem has no tiling.
-  [[nodiscard]] virtual std::unique_ptr<Tiling> tile(const Instances& /*instances*/,
-                                                     int64_t /*size*/) const {
-    throw std::invalid_argument("tiled decoding (--window-at tiles) is not available for '" +
-                                name() + "'");
-  }
 };
 
 }  // namespace eie

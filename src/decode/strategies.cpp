@@ -82,6 +82,20 @@ Solutions solve_chunk(Agent& agent, const Instances& chunk, const Decoding& deco
 Solutions solve(Agent& agent, const Instances& instances, const Decoding& decoding, int64_t chunk,
                 torch::Generator& generator, const std::function<void(int64_t)>& on_chunk) {
   if (instances.count() == 0) throw std::invalid_argument("no instances to solve");
+  const auto& problem = agent.problem();
+  const int64_t tile = agent.tile_size(), n = problem.size(instances);
+  if (tile > 0 && tile < n) {
+    // Every part an instance of its own, with the same strategy; a chunk of parts
+    // holds about as many nodes as a chunk of instances.
+    const auto tiling = problem.tile(instances, tile);
+    std::vector<torch::Tensor> part_actions;
+    for (const auto& part : tiling->parts()) {
+      part_actions.push_back(solve(agent, part, decoding, chunk * (n / tile), generator).actions);
+    }
+    const auto actions = tiling->join(part_actions);
+    if (on_chunk) on_chunk(instances.count());
+    return {actions, problem.check(instances, actions).to(torch::kFloat)};
+  }
   const bool was_training = agent.network().is_training();
   agent.network().eval();
   const int64_t chunks = (instances.count() + chunk - 1) / chunk;
