@@ -3,6 +3,8 @@
 //   attention K   one multi-head attention layer (the first), K = 0: full
 //   encoder K     the whole encoder (3 layers, nearest nodes included)
 //   neighbours K  finding every node's K nearest nodes alone
+//   naive         the attention product of one layer as standard implementations
+//                 (and the Python reference) compute it: all B M n^2 scores at once
 //   idle          model and instances only: the memory baseline
 // Prints the median seconds of 5 runs after a warm-up, and the process's peak
 // resident memory in MiB (run each mode in a fresh process to compare peaks).
@@ -20,7 +22,7 @@
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: window_speed attention|encoder|idle [K] [n] [batch]\n");
+    std::fprintf(stderr, "usage: window_speed attention|encoder|neighbours|naive|idle [K] [n] [batch]\n");
     return 2;
   }
   const std::string mode = argv[1];
@@ -34,7 +36,10 @@ int main(int argc, char** argv) {
   const auto coords = torch::rand({B, n, 2});
   const auto h = model->init_embed(coords);
   const eie::AttentionSetting setting{0.25, K};
+  const int64_t heads = 8, head_dim = 16;
+  const auto q = torch::randn({B, heads, n, head_dim}), k = torch::randn_like(q), v = torch::randn_like(q);
   const auto run = [&] {
+    if (mode == "naive") return torch::softmax(torch::matmul(q, k.transpose(-1, -2)) * 0.25, -1).matmul(v);
     const auto neighbours = K > 0 ? eie::nn::nearest_nodes(coords, K) : torch::Tensor();
     if (mode == "neighbours") return neighbours;
     if (mode == "attention") {

@@ -8,6 +8,8 @@ bin=build/experiments/window_speed
 threads=${1:-2}
 export OMP_NUM_THREADS=$threads OMP_WAIT_POLICY=PASSIVE
 $bin idle
+$bin naive
+$bin neighbours 100
 for mode in attention encoder; do
   $bin $mode 0
   $bin $mode 100

@@ -1,8 +1,10 @@
 #pragma once
 
 #include <filesystem>
+#include <random>
 #include <string>
 
+#include "common/point.h"
 #include "policy_registry.h"
 #include "problem_registry.h"
 
@@ -33,6 +35,15 @@ inline NetworkOptions small_network(int64_t embed_dim, int64_t heads, int64_t ff
   o.encoder.embed_dim = embed_dim, o.encoder.heads = heads;
   o.encoder.ff_hidden = ff_hidden, o.encoder.layers = layers;
   return o;
+}
+
+// n cities uniform in the unit square, from a seed.
+inline std::vector<Point> random_cities(int64_t n, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> u(0, 1);
+  std::vector<Point> cities(n);
+  for (auto& c : cities) c = {u(rng), u(rng)};
+  return cities;
 }
 
 // A fresh empty directory for one test's files.

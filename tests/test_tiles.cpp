@@ -6,23 +6,17 @@
 
 #include <algorithm>
 #include <limits>
-#include <random>
 
 #include "decode/strategies.h"
 #include "policy_registry.h"
 #include "problem_registry.h"
+#include "test_support.h"
 #include "tsp/tiles.h"
 
 namespace eie {
 namespace {
 
-std::vector<Point> random_cities(int64_t n, uint32_t seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<double> u(0, 1);
-  std::vector<Point> cities(n);
-  for (auto& c : cities) c = {u(rng), u(rng)};
-  return cities;
-}
+using test::random_cities;
 
 // The tour as a cycle in a canonical form: from city 0, towards its smaller neighbour.
 tsp::Tour canonical(tsp::Tour tour) {

@@ -2,18 +2,13 @@
 
 #include <random>
 
+#include "test_support.h"
 #include "tsp/heuristics.h"
 
 namespace eie::tsp {
 namespace {
 
-std::vector<Point> random_cities(int n, unsigned seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<double> u(0, 1);
-  std::vector<Point> cities(n);
-  for (auto& c : cities) c = {u(rng), u(rng)};
-  return cities;
-}
+using test::random_cities;
 
 // Best gain of any 2-opt move, by brute force.
 double best_two_opt_gain(const std::vector<Point>& c, const Tour& t) {
