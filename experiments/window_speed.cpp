@@ -36,10 +36,13 @@ int main(int argc, char** argv) {
   const auto coords = torch::rand({B, n, 2});
   const auto h = model->init_embed(coords);
   const eie::AttentionSetting setting{0.25, K};
-  const int64_t heads = 8, head_dim = 16;
-  const auto q = torch::randn({B, heads, n, head_dim}), k = torch::randn_like(q), v = torch::randn_like(q);
+  const auto& shape = model->options().encoder;
+  const auto q = torch::randn({B, shape.heads, n, shape.embed_dim / shape.heads});
+  const auto k = torch::randn_like(q), v = torch::randn_like(q);
   const auto run = [&] {
-    if (mode == "naive") return torch::softmax(torch::matmul(q, k.transpose(-1, -2)) * 0.25, -1).matmul(v);
+    if (mode == "naive") {
+      return torch::softmax(torch::matmul(q, k.transpose(-1, -2)) * setting.scale, -1).matmul(v);
+    }
     const auto neighbours = K > 0 ? eie::nn::nearest_nodes(coords, K) : torch::Tensor();
     if (mode == "neighbours") return neighbours;
     if (mode == "attention") {

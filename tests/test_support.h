@@ -46,6 +46,14 @@ inline std::vector<Point> random_cities(int64_t n, uint32_t seed) {
   return cities;
 }
 
+// An untrained agent in eval mode and float64 (tight equivalence tolerances).
+inline std::unique_ptr<Agent> eval_double_agent(const std::string& problem, int64_t train_n) {
+  auto agent = make_agent(make_problem(problem), NetworkOptions{}, train_n);
+  agent->network().eval();
+  agent->network().to(torch::kDouble);
+  return agent;
+}
+
 // A fresh empty directory for one test's files.
 std::filesystem::path scratch_dir(const std::string& name);
 

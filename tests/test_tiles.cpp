@@ -79,17 +79,15 @@ TEST(Tiles, JoiningIsOptimalOverEveryOpeningAndDirection) {
 
 TEST(Tiles, PolicyTilesGiveFeasibleToursThatArePermutationEquivariant) {
   torch::manual_seed(5);
-  const auto problem = make_problem("tsp");
-  auto agent = make_agent(problem, NetworkOptions{}, 20);
-  agent->network().eval();
-  agent->network().to(torch::kDouble);
+  auto agent = test::eval_double_agent("tsp", 20);
+  const auto& problem = agent->problem();
   agent->set_attention({nullptr, ScaleScope::all, 12, WindowParts{false, false, false, false, true}});
   auto gen = at::make_generator<at::CPUGeneratorImpl>(8);
   const int64_t n = 50;
   const Instances instances({{"coords", torch::rand({3, n, 2}, gen, torch::kDouble)}});
   const auto greedy = parse_decoding("greedy");
   const auto t = solve(*agent, instances, greedy, 2, gen);
-  const auto checked = problem->check(instances, t.actions);  // throws when infeasible
+  const auto checked = problem.check(instances, t.actions);  // throws when infeasible
   EXPECT_TRUE(torch::allclose(checked, t.cost.to(torch::kDouble), 1e-5, 1e-5));
   const auto perm = torch::randperm(n, gen);
   const Instances permuted({{"coords", instances.at("coords").index_select(1, perm)}});
@@ -102,7 +100,7 @@ TEST(Tiles, PolicyTilesGiveFeasibleToursThatArePermutationEquivariant) {
     EXPECT_EQ(row(mapped), row(t.actions)) << "instance " << b;
   }
   for (const auto* strategy : {"sample:4", "aug8"}) {
-    EXPECT_NO_THROW((void)problem->check(
+    EXPECT_NO_THROW((void)problem.check(
         instances, solve(*agent, instances, parse_decoding(strategy), 2, gen).actions));
   }
   // A single rollout (as in training) does not tile: it refuses clearly.

@@ -157,10 +157,8 @@ TEST(Window, WindowsKeepEquivarianceAndFeasibility) {
 
 TEST(Window, LocalViewsDecodeFeasibleEquivariantTours) {
   torch::manual_seed(24);
-  const auto problem = make_problem("tsp");
-  auto agent = make_agent(problem, NetworkOptions{}, 20);
-  agent->network().eval();
-  agent->network().to(torch::kDouble);
+  auto agent = test::eval_double_agent("tsp", 20);
+  const auto& problem = agent->problem();
   agent->set_attention({make_scale_policy("logn-base"), ScaleScope::all, 10,
                         WindowParts{false, false, false, true}});
   auto gen = at::make_generator<at::CPUGeneratorImpl>(6);
@@ -168,7 +166,7 @@ TEST(Window, LocalViewsDecodeFeasibleEquivariantTours) {
   const Instances instances({{"coords", torch::rand({3, n, 2}, gen, torch::kDouble)}});
   torch::NoGradGuard no_grad;
   const auto t = agent->rollout(instances, Selection::greedy, std::nullopt);
-  const auto checked = problem->check(instances, t.actions);
+  const auto checked = problem.check(instances, t.actions);
   EXPECT_TRUE(torch::allclose(checked, t.cost.to(torch::kDouble), 1e-6, 1e-6));
   const auto perm = torch::randperm(n, gen);
   const Instances permuted({{"coords", instances.at("coords").index_select(1, perm)}});
@@ -176,7 +174,7 @@ TEST(Window, LocalViewsDecodeFeasibleEquivariantTours) {
   EXPECT_TRUE(torch::equal(perm.index({tour_p}), t.actions));
   // Sampling too stays inside the views and feasible.
   const auto sampled = agent->rollout(instances, Selection::sample, gen);
-  EXPECT_NO_THROW((void)problem->check(instances, sampled.actions));
+  EXPECT_NO_THROW((void)problem.check(instances, sampled.actions));
 }
 
 TEST(Window, LocalViewsOfProblemsWithoutThemAreRefusedClearly) {

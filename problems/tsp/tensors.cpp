@@ -13,6 +13,16 @@ std::vector<std::vector<Point>> cities_of(const Instances& instances) {
   return cities;
 }
 
+torch::Tensor coords_tensor(const std::vector<std::vector<Point>>& cities) {
+  const auto B = static_cast<int64_t>(cities.size()), n = static_cast<int64_t>(cities[0].size());
+  auto coords = torch::empty({B, n, 2}, torch::kFloat);
+  auto* c = coords.data_ptr<float>();
+  for (const auto& instance : cities) {
+    for (const auto& p : instance) *c++ = static_cast<float>(p.x), *c++ = static_cast<float>(p.y);
+  }
+  return coords;
+}
+
 std::vector<Tour> tours_of(const torch::Tensor& actions) {
   const auto a = actions.to(torch::kCPU, torch::kLong).contiguous();
   std::vector<Tour> tours(a.size(0));

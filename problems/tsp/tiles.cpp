@@ -43,11 +43,6 @@ std::vector<int64_t> tile_order(const std::vector<Point>& cities,
     const auto size = static_cast<double>(tour.size());
     centroids.push_back({c.x / size, c.y / size});
   }
-  if (centroids.size() < 4) {
-    std::vector<int64_t> order(centroids.size());
-    std::iota(order.begin(), order.end(), 0);
-    return order;
-  }
   return two_opt(centroids, nearest_neighbour(centroids));
 }
 

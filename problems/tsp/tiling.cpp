@@ -9,41 +9,32 @@ namespace eie::tsp {
 
 TspTiling::TspTiling(const Instances& instances, int64_t max_size, Domain domain)
     : cities_(cities_of(instances)), device_(instances.at("coords").device()) {
-  std::map<int64_t, std::vector<float>> coords_by_size;  // tile size -> flat [count, size, 2]
-  std::map<int64_t, int64_t> group_of_size;
+  std::map<int64_t, std::vector<std::vector<Point>>> by_size;  // tile size -> tiles
   // Parts live where generated instances of the domain live.
   const double scale = domain == Domain::unit ? 1.0 : 2.0, shift = domain == Domain::unit ? 0.0 : 1.0;
   for (const auto& cities : cities_) {
     tiles_.push_back(spatial_tiles(cities, max_size));
     auto& slots = slots_.emplace_back();
     for (const auto& tile : tiles_.back()) {
-      const auto size = static_cast<int64_t>(tile.size());
       std::vector<Point> points;
       for (const int64_t i : tile) points.push_back(cities[i]);
-      auto& flat = coords_by_size[size];
-      // `group` holds the tile size until the groups are numbered below.
-      slots.push_back({size, static_cast<int64_t>(flat.size()) / (2 * size)});
-      for (const auto& p : fit_unit_square(points)) {
-        flat.push_back(static_cast<float>(p.x * scale - shift));
-        flat.push_back(static_cast<float>(p.y * scale - shift));
-      }
+      for (auto& p : points = fit_unit_square(points)) p = {p.x * scale - shift, p.y * scale - shift};
+      auto& group = by_size[static_cast<int64_t>(tile.size())];
+      slots.push_back({static_cast<int64_t>(tile.size()), static_cast<int64_t>(group.size())});
+      group.push_back(std::move(points));
     }
   }
-  for (auto& [size, flat] : coords_by_size) {
-    group_of_size[size] = static_cast<int64_t>(parts_.size());
-    const auto count = static_cast<int64_t>(flat.size()) / (2 * size);
+  for (const auto& [size, group] : by_size) {
     parts_.emplace_back(std::map<std::string, torch::Tensor>{
-        {"coords", torch::from_blob(flat.data(), {count, size, 2}, torch::kFloat).clone()
-                        .to(device_, instances.at("coords").scalar_type())}});
-  }
-  for (auto& slots : slots_) {
-    for (auto& slot : slots) slot.group = group_of_size.at(slot.group);
+        {"coords", coords_tensor(group).to(device_, instances.at("coords").scalar_type())}});
   }
 }
 
 torch::Tensor TspTiling::join(const std::vector<torch::Tensor>& part_actions) const {
-  std::vector<std::vector<Tour>> group_tours;
-  for (const auto& actions : part_actions) group_tours.push_back(tours_of(actions));
+  std::map<int64_t, std::vector<Tour>> tours_by_size;
+  for (size_t g = 0; g < parts_.size(); ++g) {
+    tours_by_size[parts_[g].at("coords").size(1)] = tours_of(part_actions[g]);
+  }
   const auto B = static_cast<int64_t>(cities_.size());
   std::vector<Tour> joined(B);
 #pragma omp parallel for schedule(dynamic)
@@ -52,7 +43,9 @@ torch::Tensor TspTiling::join(const std::vector<torch::Tensor>& part_actions) co
     for (size_t t = 0; t < tiles_[b].size(); ++t) {
       const auto& slot = slots_[b][t];
       Tour tour;
-      for (const int64_t local : group_tours[slot.group][slot.row]) tour.push_back(tiles_[b][t][local]);
+      for (const int64_t local : tours_by_size.at(slot.size)[slot.row]) {
+        tour.push_back(tiles_[b][t][local]);
+      }
       tile_tours.push_back(std::move(tour));
     }
     joined[b] = join_tile_tours(cities_[b], tile_tours);

@@ -21,8 +21,8 @@ class TspTiling final : public Tiling {
 
  private:
   struct Slot {
-    int64_t group;  // index into parts_
-    int64_t row;    // instance within that group
+    int64_t size;  // the tile's city count: parts_ holds one group per size
+    int64_t row;   // instance within that group
   };
   std::vector<std::vector<Point>> cities_;               // per instance
   std::vector<std::vector<std::vector<int64_t>>> tiles_;  // per instance, per tile: city indices

@@ -1,6 +1,7 @@
 #include "tsp/tsplib_file.h"
 
 #include "tsp/problem.h"
+#include "tsp/tensors.h"
 
 namespace eie::tsp {
 
@@ -11,14 +12,7 @@ std::shared_ptr<const Problem> TsplibFile::problem() const {
 }
 
 Instances TsplibFile::instances() const {
-  const auto unit = fit_unit_square(instance_.cities);
-  auto coords = torch::empty({1, static_cast<int64_t>(unit.size()), 2}, torch::kFloat);
-  auto* c = coords.data_ptr<float>();
-  for (size_t i = 0; i < unit.size(); ++i) {
-    c[2 * i] = static_cast<float>(unit[i].x);
-    c[2 * i + 1] = static_cast<float>(unit[i].y);
-  }
-  return Instances({{"coords", coords}});
+  return Instances({{"coords", coords_tensor({fit_unit_square(instance_.cities)})}});
 }
 
 Tour TsplibFile::tour_of(const torch::Tensor& actions) const {
