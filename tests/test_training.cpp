@@ -3,6 +3,7 @@
 // uninterrupted one.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <fstream>
 #include <sstream>
 
@@ -35,6 +36,17 @@ TrainerOptions short_run(const std::filesystem::path& dir, int64_t epochs) {
 double greedy_mean(Agent& agent, const Instances& instances) {
   auto gen = at::make_generator<at::CPUGeneratorImpl>(0);
   return solve(agent, instances, Decoding{}, 256, gen).cost.mean().item<double>();
+}
+
+// The lr column of a run's last log row.
+double last_logged_lr(const std::filesystem::path& dir) {
+  std::ifstream log(dir / "log.csv");
+  std::string line, last;
+  while (std::getline(log, line)) last = line;
+  std::vector<std::string> fields;
+  std::stringstream row(last);
+  while (std::getline(row, line, ',')) fields.push_back(line);
+  return std::stod(fields.at(5));
 }
 
 TEST(Training, FewStepsLowerGreedyCostOnTsp10) {
@@ -109,15 +121,7 @@ TEST(Training, ResumeTakesANewLearningRateOnlyWhenAsked) {
   torch::manual_seed(4);
   auto agent = make_agent(problem, small_network(), 10);
   train(*agent, short_run(dir, 1));
-  const auto lr_logged = [&] {  // the lr column of the log's last row
-    std::ifstream log(dir / "log.csv");
-    std::string line, last;
-    while (std::getline(log, line)) last = line;
-    std::vector<std::string> fields;
-    std::stringstream row(last);
-    while (std::getline(row, line, ',')) fields.push_back(line);
-    return std::stod(fields.at(5));
-  };
+  const auto lr_logged = [&] { return last_logged_lr(dir); };
   auto resume = short_run(dir, 2);
   resume.resume = true;
   resume.lr = 0.5;  // ignored: the checkpoint's rate continues
@@ -127,6 +131,20 @@ TEST(Training, ResumeTakesANewLearningRateOnlyWhenAsked) {
   resume.resume_with_lr = true;
   train(*agent, resume);
   EXPECT_EQ(lr_logged(), 0.5);
+}
+
+TEST(Training, ATimeBudgetEndsTheRunWithTheRateAtZero) {
+  const auto problem = make_problem("tsp");
+  const auto dir = test::scratch_dir("train-budget");
+  auto agent = make_agent(problem, small_network(), 10);
+  auto run = short_run(dir, 1000000);  // hours of work without the budget
+  run.time_budget = 2;
+  const auto start = std::chrono::steady_clock::now();
+  train(*agent, run);
+  const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+  EXPECT_LT(took.count(), 30);
+  EXPECT_TRUE(std::filesystem::exists(dir / "model.h5"));
+  EXPECT_EQ(last_logged_lr(dir), 0.0);
 }
 
 TEST(TTest, StudentCdfMatchesTables) {

@@ -1,5 +1,6 @@
 #include "bench/bench_runner.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <fstream>
@@ -146,6 +147,7 @@ BenchResult run_bench(const BenchConfig& c, uint64_t seed_offset,
   for (const auto& model : c.models) agents.push_back(load_agent(model, problem));
 
   BenchResult result;
+  result.blocks = blocks;
   result.reference = read_reference(c.reference);
   const auto row_name = [&](size_t k, size_t s, size_t d, bool improved) {
     std::string name = blocks[k] + scale_label(c.scales[s]);
@@ -166,7 +168,10 @@ BenchResult run_bench(const BenchConfig& c, uint64_t seed_offset,
       }
     }
     for (const auto& m : c.methods) result.rows.push_back(blocks[k] + m);
-    if (c.bound) result.rows.push_back(blocks[k] + "bound");
+    if (c.bound) {
+      result.rows.push_back(blocks[k] + "bound");
+      result.bounds.push_back(result.rows.back());
+    }
   }
 
   const auto record_costs = [&](const std::string& row, int64_t n, const torch::Tensor& costs,
@@ -234,7 +239,7 @@ void write_bench_tables(const BenchConfig& c, const BenchResult& r, const std::s
       static_cast<int64_t>(c.seeds.size() * std::max<size_t>(1, c.models.size()));
   md << "# " << c.name << "\n\nCommand: `" << command << "`\n\n"
      << "Problem " << c.problem
-     << (c.problem == "cvrp" ? " (protocol " + c.protocol + ")" : " (domain " + c.domain + ")")
+     << (c.problem == "tsp" ? " (domain " + c.domain + ")" : " (protocol " + c.protocol + ")")
      << ", " << c.instances << " instances per size and repetition, seeds";
   for (const auto s : c.seeds) md << ' ' << s;
   md << "; models:";
@@ -248,7 +253,14 @@ void write_bench_tables(const BenchConfig& c, const BenchResult& r, const std::s
   for (size_t i = 0; i < c.sizes.size(); ++i) md << "---|";
   md << '\n';
   csv << "policy,n,mean,std,gap_percent,seconds_per_instance,repetitions,instances\n";
-  std::map<int64_t, std::pair<double, std::string>> best;
+  // Best solving row per block and size (a bound is not a solution).
+  std::map<std::pair<std::string, int64_t>, std::pair<double, std::string>> best;
+  const auto block_of = [&](const std::string& row) {
+    for (const auto& b : r.blocks) {
+      if (!b.empty() && row.rfind(b, 0) == 0) return b;
+    }
+    return std::string();
+  };
   for (const auto& row : r.rows) {
     md << "| " << row << " |";
     for (const auto n : c.sizes) {
@@ -269,7 +281,9 @@ void write_bench_tables(const BenchConfig& c, const BenchResult& r, const std::s
       csv << row << ',' << n << ',' << objective.shown(mean) << ',' << spread << ','
           << (std::isnan(gap) ? std::string() : std::to_string(gap)) << ',' << per_instance << ','
           << cell.repetition_means.size() << ',' << cell.costs.size() << '\n';
-      if (!best.count(n) || mean < best[n].first) best[n] = {mean, row};
+      const bool bound = std::find(r.bounds.begin(), r.bounds.end(), row) != r.bounds.end();
+      const std::pair<std::string, int64_t> key{block_of(row), n};
+      if (!bound && (!best.count(key) || mean < best[key].first)) best[key] = {mean, row};
     }
     md << '\n';
   }
@@ -289,9 +303,15 @@ void write_bench_tables(const BenchConfig& c, const BenchResult& r, const std::s
     }
     md << '\n';
   }
-  md << "\nBest row per size:";
-  for (const auto& [n, b] : best) md << " n=" << n << ": " << b.second << ";";
-  md << '\n';
+  for (const auto& block : r.blocks) {
+    md << "\nBest row per size" << (block.empty() ? "" : ", " + block.substr(0, block.size() - 1))
+       << ':';
+    for (const auto n : c.sizes) {
+      const auto found = best.find({block, n});
+      if (found != best.end()) md << " n=" << n << ": " << found->second.second << ";";
+    }
+    md << '\n';
+  }
 
   AtomicPath md_file(dir / (c.name + ".md")), csv_file(dir / (c.name + ".csv"));
   std::ofstream(md_file.temporary()) << md.str();

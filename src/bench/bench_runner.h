@@ -19,6 +19,8 @@ struct BenchCell {
 
 struct BenchResult {
   std::vector<std::string> rows;                               // in table order
+  std::vector<std::string> blocks;  // row-name prefixes (bases, capacities); one "" if single
+  std::vector<std::string> bounds;  // rows that bound the objective: not solutions
   std::map<std::pair<std::string, int64_t>, BenchCell> cells;  // (row, n) -> cell
   std::map<int64_t, double> reference;                         // optional cost per n
 };

@@ -26,8 +26,11 @@ int run_train(int argc, char** argv) {
       cxxopts::value<double>())("lr-decay", "learning rate factor per epoch",
                                 cxxopts::value<double>()->default_value("1.0"))(
       "paper-lr", "EIE paper rule: lr x 0.95 when the t-test p-value exceeds 0.95")(
-      "val-size", "held-out instances for the logged greedy cost",
-      cxxopts::value<int64_t>()->default_value("1000"))(
+      "time-budget",
+      "stop after this many seconds of wall clock (per invocation), the lr falling linearly to 0 "
+      "over them",
+      cxxopts::value<double>())("val-size", "held-out instances for the logged greedy cost",
+                                cxxopts::value<int64_t>()->default_value("1000"))(
       "baseline-eval-size", "held-out instances for the baseline t-test",
       cxxopts::value<int64_t>()->default_value("1000"))(
       "embed-dim", "embedding width", cxxopts::value<int64_t>()->default_value("128"))(
@@ -61,6 +64,7 @@ int run_train(int argc, char** argv) {
   t.lr = args.count("lr") ? positive(args, "lr") : default_lr(problem_name(args), chosen);
   t.lr_decay = positive(args, "lr-decay");
   t.paper_lr_rule = args.count("paper-lr") > 0;
+  if (args.count("time-budget")) t.time_budget = positive(args, "time-budget");
   t.val_size = at_least(args, "val-size", 2);
   t.baseline_eval_size = at_least(args, "baseline-eval-size", 2);
   t.seed = common.seed;

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -167,14 +168,24 @@ void train(Agent& agent, const TrainerOptions& o) {
     (void)agent.problem().heuristic(o.teacher, agent.problem().generate(2, o.n, probe));
   }
 
+  const auto run_start = std::chrono::steady_clock::now();
+  const auto budget_left = [&] {  // fraction of the time budget not yet spent
+    if (o.time_budget <= 0) return 1.0;
+    const std::chrono::duration<double> spent = std::chrono::steady_clock::now() - run_start;
+    return std::max(0.0, 1.0 - spent.count() / o.time_budget);
+  };
   Progress bar("train", (o.epochs - progress.epoch) * o.steps);
-  for (int64_t epoch = progress.epoch; epoch < o.epochs; ++epoch) {
+  for (int64_t epoch = progress.epoch; epoch < o.epochs && budget_left() > 0; ++epoch) {
     const auto start = std::chrono::steady_clock::now();
     const bool warmup = epoch < o.warmup_epochs;
     agent.network().train();
     double cost_sum = 0;
+    int64_t steps_done = 0;
     const auto steps_start = std::chrono::steady_clock::now();
-    for (int64_t step = 0; step < o.steps; ++step) {
+    for (; steps_done < o.steps; ++steps_done) {
+      const double left = budget_left();
+      if (left <= 0 && steps_done > 0) break;
+      if (o.time_budget > 0) set_lr(optimizer, progress.lr * left);
       const auto batch = agent.problem().generate(o.batch, o.n, generator);
       const auto step_loss = o.teacher.empty() ? reinforce_loss(agent, baseline, batch, warmup,
                                                                 o.exp_beta, progress, generator)
@@ -192,7 +203,7 @@ void train(Agent& agent, const TrainerOptions& o) {
     }
     const double step_seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - steps_start).count() /
-        o.steps;
+        static_cast<double>(steps_done);
     const auto verdict = baseline.update(agent);
     const double val_cost =
         solve(agent, val_set, Decoding{}, 256, generator).cost.mean().item<double>();
@@ -200,8 +211,9 @@ void train(Agent& agent, const TrainerOptions& o) {
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     char row[256];
     std::snprintf(row, sizeof row, "%lld,%.5f,%.5f,%d,%.4g,%.6g,%.2f,%.3f",
-                  static_cast<long long>(epoch), cost_sum / o.steps, val_cost,
-                  verdict.replaced ? 1 : 0, verdict.p_value, progress.lr, seconds, step_seconds);
+                  static_cast<long long>(epoch), cost_sum / static_cast<double>(steps_done),
+                  val_cost, verdict.replaced ? 1 : 0, verdict.p_value, progress.lr * budget_left(),
+                  seconds, step_seconds);
     rows.emplace_back(row);
     progress.lr *= o.lr_decay;
     if (o.paper_lr_rule && verdict.p_value > 0.95) progress.lr *= 0.95;

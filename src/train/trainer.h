@@ -16,6 +16,7 @@ struct TrainerOptions {
   double lr = 1e-4;                   // Adam learning rate
   double lr_decay = 1.0;              // lr multiplied by this after each epoch
   bool paper_lr_rule = false;         // EIE paper: lr x 0.95 when the t-test p-value exceeds 0.95
+  double time_budget = 0;             // seconds of wall clock (0: none); see train()
   double max_grad_norm = 1.0;         // gradient-norm clipping
   int64_t val_size = 1000;            // held-out instances for the logged greedy cost
   int64_t baseline_eval_size = 1000;  // held-out instances for the baseline t-test
@@ -34,7 +35,11 @@ struct TrainerOptions {
 // loop): a cheap warm start that REINFORCE then continues (`--resume`). Writes
 // out_dir/checkpoint.h5 (everything to resume) and out_dir/model.h5 after every
 // epoch, out_dir/baseline.h5 whenever the rollout baseline is replaced, and
-// appends a row per epoch to out_dir/log.csv.
+// appends a row per epoch to out_dir/log.csv. With a time budget the run stops
+// when it is spent (mid-epoch: that epoch is evaluated and saved) and the
+// learning rate falls linearly to 0 over it, so a fixed wall-clock budget ends
+// at a low-noise policy however fast the machine is (not reproducible step for
+// step: the schedule follows the clock).
 void train(Agent& agent, const TrainerOptions& options);
 
 }  // namespace eie
