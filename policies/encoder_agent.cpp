@@ -34,12 +34,12 @@ AttentionPlan encoder_plan(const AttentionConfig& config, const nn::EncoderOptio
       throw std::invalid_argument("calibrated scales: no table for n = " + std::to_string(n));
     }
     if (found->second.encoder.size() != plan.encoder.size()) {
-      throw std::invalid_argument("calibrated scales: the table has " +
-                                  std::to_string(found->second.encoder.size()) +
-                                  " encoder layers, the model " +
-                                  std::to_string(plan.encoder.size()));
+      throw std::invalid_argument(
+          "calibrated scales: the table has " + std::to_string(found->second.encoder.size()) +
+          " encoder layers, the model " + std::to_string(plan.encoder.size()));
     }
-    for (size_t l = 0; l < plan.encoder.size(); ++l) plan.encoder[l].scale = found->second.encoder[l];
+    for (size_t l = 0; l < plan.encoder.size(); ++l)
+      plan.encoder[l].scale = found->second.encoder[l];
     plan.glimpse.scale = found->second.glimpse;
   }
   for (auto& layer : plan.encoder) layer.window = encoder_window;
@@ -47,7 +47,8 @@ AttentionPlan encoder_plan(const AttentionConfig& config, const nn::EncoderOptio
   plan.pointer_window = window_if(parts.pointer);
   if (config.probes) {
     config.probes->encoder.resize(plan.encoder.size());
-    for (size_t l = 0; l < plan.encoder.size(); ++l) plan.encoder[l].probe = &config.probes->encoder[l];
+    for (size_t l = 0; l < plan.encoder.size(); ++l)
+      plan.encoder[l].probe = &config.probes->encoder[l];
     plan.glimpse.probe = &config.probes->glimpse;
   }
   return plan;
@@ -68,6 +69,19 @@ std::map<std::string, h5::Attribute> encoder_spec(const std::string& problem,
           {"train_n", train_n},
           {"trained_scale", std::string("sqrt")},
           {"cosine_scale", encoder.cosine_scale}};
+}
+
+Trajectory decode_then_score(
+    const std::function<Trajectory()>& decode,
+    const std::function<torch::Tensor(const torch::Tensor& actions)>& score) {
+  Trajectory t;
+  {
+    torch::NoGradGuard no_grad;
+    t = decode();
+  }
+  t.step_log_probs = score(t.actions);
+  t.log_likelihood = t.step_log_probs.sum(1);
+  return t;
 }
 
 }  // namespace eie::policy

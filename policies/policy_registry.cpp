@@ -62,7 +62,8 @@ NetworkOptions network_options(const h5::Reader& reader) {
   if (reader.has_attribute("cosine_scale")) {
     options.encoder.cosine_scale = reader.double_attribute("cosine_scale");
     if (!(options.encoder.cosine_scale >= 0) || !std::isfinite(options.encoder.cosine_scale)) {
-      throw std::invalid_argument(reader.path().string() + ": cosine_scale must be >= 0 and finite");
+      throw std::invalid_argument(reader.path().string() +
+                                  ": cosine_scale must be >= 0 and finite");
     }
   }
   return options;
@@ -87,6 +88,11 @@ std::unique_ptr<Agent> load_agent(const std::filesystem::path& path,
   const auto policy = reader.string_attribute("policy");
   if (policy != "attention_model" && policy != "attend2pack") {
     throw std::invalid_argument(path.string() + ": unknown policy '" + policy + "'");
+  }
+  if (policy == "attend2pack" && reader.has("model/orientation_prior.weight")) {
+    throw std::invalid_argument(path.string() +
+                                ": attend2pack model of an older layout (preferences inside the "
+                                "tanh clip); retrain it");
   }
   auto agent =
       make_agent(std::move(problem), network_options(reader), reader.int_attribute("train_n"));

@@ -2,11 +2,14 @@
 // writes tables whose cells come from independently checked costs.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <fstream>
+#include <string>
 
 #include "bench/bench_config.h"
 #include "bench/bench_runner.h"
 #include "test_support.h"
+#include "util/peak_memory.h"
 
 namespace eie {
 namespace {
@@ -56,9 +59,21 @@ TEST(Bench, ClassicalRowsOnTinyInstances) {
   const auto& improved = result.cells.at({"nn+2opt", 20});
   ASSERT_EQ(nn.costs.size(), 12u);
   for (size_t i = 0; i < nn.costs.size(); ++i) EXPECT_LE(improved.costs[i], nn.costs[i] + 1e-9);
+  PeakMemory probe;
+  probe.reset();
+  if (!std::isnan(probe.mib())) {  // measured where Linux can, for every solving row
+    EXPECT_FALSE(std::isnan(improved.peak_mib));
+    EXPECT_FALSE(std::isnan(nn.peak_mib));
+  }
   write_bench_tables(config, result, "eie bench tiny.toml", dir);
-  EXPECT_TRUE(std::filesystem::exists(dir / "tiny.md"));
-  EXPECT_TRUE(std::filesystem::exists(dir / "tiny.csv"));
+  std::ifstream md(dir / "tiny.md");
+  const std::string text((std::istreambuf_iterator<char>(md)), std::istreambuf_iterator<char>());
+  EXPECT_NE(text.find("Seconds per instance:"), std::string::npos) << text;
+  EXPECT_NE(text.find("Memory while solving (MiB"), std::string::npos) << text;
+  std::ifstream csv(dir / "tiny.csv");
+  std::string header;
+  std::getline(csv, header);
+  EXPECT_NE(header.find(",solving_peak_mib,"), std::string::npos) << header;
 }
 
 TEST(BenchConfig, PaperCvrpProtocolHasACapacityBlockEach) {

@@ -7,7 +7,10 @@
 #include "bpp3d/bpp_file.h"
 #include "bpp3d/packing.h"
 #include "cli_support.h"
+#include "io/checkpoint.h"
 #include "io/dataset.h"
+#include "policy_registry.h"
+#include "problem_registry.h"
 #include "test_support.h"
 
 namespace eie {
@@ -75,6 +78,18 @@ TEST(PackingCli, ModelsOfOtherProblemsAndBadDatasets) {
       eie("solve " + bpp.string() + " --model " + model_file(dir, "tsp", "tsp").string() +
           " --out " + (dir / "p.txt").string()),
       "trained for tsp, not bpp3d");
+  EXPECT_FALSE(std::filesystem::exists(dir / "p.txt"));
+  {  // a packing model from before the hand-set preferences left the tanh clip
+    h5::Writer old_layout(dir / "old.h5");
+    const auto agent = make_agent(make_problem("bpp3d"), NetworkOptions{}, 20);
+    write_spec(old_layout, agent->spec(), "model");
+    write_module(old_layout, "model", agent->network());
+    old_layout.write("model/orientation_prior.weight", torch::zeros({1, 4}));  // its old name
+    old_layout.commit();
+  }
+  expect_clean_failure(eie("solve " + bpp.string() + " --model " + (dir / "old.h5").string() +
+                           " --out " + (dir / "p.txt").string()),
+                       "older layout");
   EXPECT_FALSE(std::filesystem::exists(dir / "p.txt"));
   const auto model = model_file(dir, "bpp3d", "bpp3d").string();
   auto boxes = torch::randint(10, 50, {2, 6, 3}, torch::kInt);

@@ -5,12 +5,16 @@
 #include <gtest/gtest.h>
 #include <torch/torch.h>
 
+#include <cmath>
+#include <limits>
+
 #include "attend2pack/agent.h"
 #include "bpp3d/actions.h"
 #include "bpp3d/environment.h"
 #include "bpp3d/heuristic.h"
 #include "bpp3d/problem.h"
 #include "decode/strategies.h"
+#include "nn/glimpse.h"
 #include "policy_registry.h"
 #include "problem_registry.h"
 
@@ -64,6 +68,48 @@ TEST(PackingDecoding, MaskedActionsHaveZeroProbability) {
   EXPECT_NO_THROW((void)problem->check(instances, t.actions));
   EXPECT_TRUE(torch::isfinite(t.log_likelihood).all().item<bool>());
   EXPECT_TRUE(torch::equal(t.step_log_probs.select(1, 1), torch::zeros({4})));
+}
+
+// The policy scores (box, orientation) pairs with six queries per step; that must
+// equal the plain attend2pack pointer over 6 n explicit keys P_o e_i (from
+// project_pointer_keys), given the same glimpse and preferences.
+TEST(PackingDecoding, BoxPointerEqualsExplicitKeys) {
+  const auto problem = packing("60x50");
+  auto agent = make_agent(problem, NetworkOptions{}, 20);
+  auto& pack = dynamic_cast<policy::Attend2PackAgent&>(*agent);
+  agent->network().eval();
+  torch::NoGradGuard no_grad;
+  auto gen = at::make_generator<at::CPUGeneratorImpl>(4);
+  const auto instances = problem->generate(3, 7, gen);
+  const auto env = dynamic_cast<const bpp3d::Bpp3dProblem&>(*problem).environment(instances);
+  auto& model = *pack.model();
+  const auto plan = pack.plan(env->size());
+  const auto embeddings = model.encode(*env, plan.encoder);
+  const auto policy = model.start(*env, embeddings, plan.glimpse);
+  for (int step = 0; step < 4; ++step) env->step(policy->log_probs(env->feasible()).argmax(1));
+  ASSERT_TRUE(env->choosing_box());  // two boxes packed, some orientations masked
+  const auto feasible = env->feasible();
+  const auto got = policy->log_probs(feasible);
+
+  const int64_t B = embeddings.size(0), n = embeddings.size(1), E = embeddings.size(2);
+  const auto projected = model.project_box_embeddings(embeddings).chunk(2, -1);
+  const auto memory = nn::glimpse_memory(projected[0], projected[1], model.options().encoder.heads);
+  const auto query =
+      model.project_fixed_context(embeddings.mean(1)) + model.project_bin(env->bin_features());
+  const auto unpacked = feasible.view({B, n, bpp3d::kOrientations}).any(2);
+  const auto r =
+      model.project_out(nn::glimpse(memory, query, unpacked.logical_not(), plan.glimpse.scale));
+  const auto keys = model.project_pointer_keys(embeddings).view({B, n * bpp3d::kOrientations, E});
+  const auto logits = torch::bmm(keys, r.unsqueeze(2)).squeeze(2) / std::sqrt(double(E));
+  const auto preference = model.box_preference(env->orientation_features()).squeeze(2);
+  const auto expected = torch::log_softmax(
+      (torch::tanh(logits) * model.options().tanh_clip + preference)
+          .masked_fill(feasible.logical_not(), -std::numeric_limits<float>::infinity()),
+      1);
+  ASSERT_TRUE(feasible.logical_not().any().item<bool>());
+  EXPECT_TRUE(torch::equal(got.isinf(), feasible.logical_not()));
+  EXPECT_TRUE(torch::allclose(got.masked_fill(feasible.logical_not(), 0),
+                              expected.masked_fill(feasible.logical_not(), 0), 1e-5, 1e-5));
 }
 
 TEST(PackingEnvironment, ExactTwoBoxPacking) {

@@ -2,7 +2,9 @@
 // an independent recomputation; masked actions get exactly zero probability.
 #include <gtest/gtest.h>
 
+#include "attend2pack/agent.h"
 #include "attention_model/agent.h"
+#include "bpp3d/problem.h"
 #include "decode/strategies.h"
 #include "policy_registry.h"
 #include "problem_registry.h"
@@ -131,15 +133,32 @@ TEST(Decoding, ReplayGivesTheLogProbabilitiesOfTheReplayedSolutions) {
   }
 }
 
+// The decode loop with gradients, step by step, on the network itself.
+torch::Tensor step_by_step_log_probs(Agent& agent, const Problem& problem,
+                                     const Instances& instances, const torch::Tensor& actions) {
+  if (auto* am = dynamic_cast<policy::AttentionAgent*>(&agent)) {
+    const auto env = dynamic_cast<const RoutingProblem&>(problem).environment(instances);
+    const auto policy = am->model()->start(*env, am->plan(env->size()));
+    return decode(*env, *policy, Selection::replay, std::nullopt, actions).step_log_probs;
+  }
+  auto& pack = dynamic_cast<policy::Attend2PackAgent&>(agent);
+  const auto env = dynamic_cast<const bpp3d::Bpp3dProblem&>(problem).environment(instances);
+  const auto plan = pack.plan(env->size());
+  const auto policy =
+      pack.model()->start(*env, pack.model()->encode(*env, plan.encoder), plan.glimpse);
+  return decode(*env, *policy, Selection::replay, std::nullopt, actions).step_log_probs;
+}
+
 TEST(Decoding, ScoringAllStepsAtOnceMatchesTheDecodeLoopAndItsGradients) {
-  for (const std::string name : {"tsp", "cvrp"}) {
+  for (const std::string name : {"tsp", "cvrp", "bpp3d"}) {
     SCOPED_TRACE(name);
     torch::manual_seed(13);
     auto gen = at::make_generator<at::CPUGeneratorImpl>(10);
     const auto problem = make_problem(name);
     auto agent = make_agent(problem, NetworkOptions{}, 20);
     agent->network().train();  // batch statistics, as in training
-    const auto instances = problem->generate(16, 20, gen);
+    // 17 x 20 packing steps: more height maps than one part of the placement CNN.
+    const auto instances = problem->generate(17, 20, gen);
     torch::Tensor actions;
     {
       torch::NoGradGuard no_grad;
@@ -154,22 +173,20 @@ TEST(Decoding, ScoringAllStepsAtOnceMatchesTheDecodeLoopAndItsGradients) {
       }
       return g;
     };
-    // The decode loop with gradients, step by step, on the model itself ...
-    auto& am = dynamic_cast<policy::AttentionAgent&>(*agent);
-    const auto env = dynamic_cast<const RoutingProblem&>(*problem).environment(instances);
-    const auto policy = am.model()->start(*env, am.plan(env->size()));
-    const auto step_by_step = decode(*env, *policy, Selection::replay, std::nullopt, actions)
-                                  .step_log_probs;
-    // ... and the agent, which with gradients on scores all steps at once.
+    const auto step_by_step = step_by_step_log_probs(*agent, *problem, instances, actions);
+    // The agent, with gradients on, scores all steps at once.
     const auto at_once = agent->replay(instances, actions).step_log_probs;
     ASSERT_EQ(at_once.sizes(), step_by_step.sizes());
     EXPECT_TRUE(torch::allclose(at_once.detach(), step_by_step.detach(), 1e-5, 1e-5));
     const auto expected = gradients(step_by_step.sum());
     const auto got = gradients(at_once.sum());
     const auto names = agent->network().named_parameters().keys();
-    for (size_t i = 0; i < got.size(); ++i) {  // float32 sums in another order
+    // float32 sums in another order: up to 2.4e-5 of a gradient's largest entry
+    // apart (measured: TSP's first W_out); a wrong term or mask moves it by far more.
+    const double relative = 5e-5;
+    for (size_t i = 0; i < got.size(); ++i) {
       const double scale = expected[i].abs().max().item<double>();
-      EXPECT_LE((got[i] - expected[i]).abs().max().item<double>(), 1e-5 * scale + 1e-4)
+      EXPECT_LE((got[i] - expected[i]).abs().max().item<double>(), relative * scale + 1e-4)
           << names[i] << " of magnitude " << scale;
     }
   }

@@ -2,10 +2,31 @@
 #include <torch/torch.h>
 #include <unistd.h>
 
+#include <vector>
+
 #include "test_support.h"
 #include "util/heap.h"
 
 namespace eie::test {
+namespace {
+std::vector<std::filesystem::path>& scratch_dirs_of_this_test() {
+  static std::vector<std::filesystem::path> dirs;
+  return dirs;
+}
+
+// Removes a test's scratch directories when it passes; a failed test keeps
+// them, so its files can be inspected.
+class ScratchCleaner : public ::testing::EmptyTestEventListener {
+  void OnTestEnd(const ::testing::TestInfo& test) override {
+    if (test.result()->Passed()) {
+      std::error_code ignored;  // a directory left behind is no test failure
+      for (const auto& dir : scratch_dirs_of_this_test()) std::filesystem::remove_all(dir, ignored);
+    }
+    scratch_dirs_of_this_test().clear();
+  }
+};
+}  // namespace
+
 std::filesystem::path scratch_dir(const std::string& name) {
   // Unique per process and test: ctest runs tests in parallel.
   const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
@@ -17,12 +38,14 @@ std::filesystem::path scratch_dir(const std::string& name) {
   const auto dir = std::filesystem::temp_directory_path() / ("eie-test-" + unique);
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
+  scratch_dirs_of_this_test().push_back(dir);
   return dir;
 }
 }  // namespace eie::test
 
 int main(int argc, char** argv) {
   ::testing::InitGoogleTest(&argc, argv);
+  ::testing::UnitTest::GetInstance()->listeners().Append(new eie::test::ScratchCleaner);
   eie::keep_freed_memory();
   torch::set_num_threads(1);  // ctest runs suites in parallel
   return RUN_ALL_TESTS();

@@ -9,18 +9,36 @@ Attend2PackAgent::Attend2PackAgent(std::shared_ptr<const bpp3d::Bpp3dProblem> pr
                                    const Attend2PackOptions& options, int64_t train_n)
     : problem_(std::move(problem)), model_(options), train_n_(train_n) {}
 
+AttentionPlan Attend2PackAgent::plan(int64_t n) const {
+  return encoder_plan(attention_, model_->options().encoder, train_n_, n);
+}
+
 torch::Tensor Attend2PackAgent::embed(const Instances& instances) {
   const auto env = problem_->environment(instances);
-  return model_->encode(
-      *env, encoder_plan(attention_, model_->options().encoder, train_n_, env->size()).encoder);
+  return model_->encode(*env, plan(env->size()).encoder);
 }
 
 Trajectory Attend2PackAgent::run(const Instances& instances, Selection selection,
-                                 std::optional<torch::Generator> generator, const torch::Tensor& replayed) {
+                                 std::optional<torch::Generator> generator,
+                                 const torch::Tensor& replayed) {
   const auto env = problem_->environment(instances);
-  const auto policy = model_->start(
-      *env, encoder_plan(attention_, model_->options().encoder, train_n_, env->size()));
-  return decode(*env, *policy, selection, generator, replayed);
+  const auto settings = plan(env->size());
+  const auto embeddings = model_->encode(*env, settings.encoder);
+  if (!torch::GradMode::is_enabled()) {
+    return decode(*env, *model_->start(*env, embeddings, settings.glimpse), selection, generator,
+                  replayed);
+  }
+  // Training: decode without gradients, keeping each step's inputs, then score
+  // every step at once from them (a step-by-step graph costs more than the decoding).
+  PackingSteps steps;
+  return decode_then_score(
+      [&] {
+        return decode(*env, *model_->start(*env, embeddings.detach(), settings.glimpse, &steps),
+                      selection, generator, replayed);
+      },
+      [&](const torch::Tensor& actions) {
+        return model_->score(*env, steps, embeddings, settings.glimpse, actions);
+      });
 }
 
 std::unique_ptr<Agent> Attend2PackAgent::clone() const {

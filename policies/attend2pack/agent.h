@@ -17,6 +17,9 @@ class Attend2PackAgent final : public Agent {
 
   [[nodiscard]] const Problem& problem() const override { return *problem_; }
   [[nodiscard]] torch::nn::Module& network() override { return *model_; }
+  [[nodiscard]] Attend2Pack& model() { return model_; }
+  // The attention settings at n boxes under the current config.
+  [[nodiscard]] AttentionPlan plan(int64_t n) const;
   [[nodiscard]] std::unique_ptr<Agent> clone() const override;
   [[nodiscard]] std::map<std::string, h5::Attribute> spec() const override;
   void set_attention(const AttentionConfig& config) override { attention_ = config; }

@@ -19,25 +19,23 @@ torch::Tensor AttentionAgent::embed(const Instances& instances) {
 }
 
 Trajectory AttentionAgent::run(const Instances& instances, Selection selection,
-                               std::optional<torch::Generator> generator, const torch::Tensor& replayed) {
+                               std::optional<torch::Generator> generator,
+                               const torch::Tensor& replayed) {
   const int64_t window = attention_.window;
   if (window == 0 && torch::GradMode::is_enabled()) {
-    // Training: encode once with gradients, decode without them, then score the
-    // decoded solutions every step at once (AttentionModel::score): the values and
-    // gradients of decoding with gradients, in batched products.
+    // Training: encode once with gradients, decode without them, score with them.
     const auto env = problem_->environment(instances);
     const auto settings = plan(env->size());
     const auto embeddings = model_->encode(*env, settings.encoder);
-    Trajectory t;
-    {
-      torch::NoGradGuard no_grad;
-      const auto decoding = problem_->environment(instances);
-      t = decode(*decoding, *model_->start(*decoding, embeddings.detach(), settings), selection,
-                 generator, replayed);
-    }
-    t.step_log_probs = model_->score(*env, embeddings, settings, t.actions);
-    t.log_likelihood = t.step_log_probs.sum(1);
-    return t;
+    return decode_then_score(
+        [&] {
+          const auto decoding = problem_->environment(instances);
+          return decode(*decoding, *model_->start(*decoding, embeddings.detach(), settings),
+                        selection, generator, replayed);
+        },
+        [&](const torch::Tensor& actions) {
+          return model_->score(*env, embeddings, settings, actions);
+        });
   }
   const auto env = problem_->environment(instances);
   if (tile_size() > 0 && tile_size() < env->size()) {

@@ -55,9 +55,9 @@ class AttentionDecoder final : public StepPolicy {
     const auto infeasible = feasible.logical_not();
     const auto outside = window_ > 0 ? window(feasible, ctx).logical_not() : infeasible;
     // Glimpse: every head attends over the feasible nodes (in the window, if any).
-    const auto refined = model_.project_out(nn::glimpse(
-        glimpse_memory_, query, glimpse_.window > 0 ? outside : infeasible, glimpse_.scale,
-        glimpse_.probe));
+    const auto refined = model_.project_out(nn::glimpse(glimpse_memory_, query,
+                                                        glimpse_.window > 0 ? outside : infeasible,
+                                                        glimpse_.scale, glimpse_.probe));
     return pointer_log_probs(nn::pointer_scores(logit_keys_, refined),
                              pointer_window_ > 0 ? outside : infeasible);
   }
@@ -69,8 +69,7 @@ class AttentionDecoder final : public StepPolicy {
   torch::Tensor score(const torch::Tensor& feasible, const torch::Tensor& nodes,
                       const torch::Tensor& scalars, const std::vector<bool>& placeholder,
                       const torch::Tensor& actions) const {
-    const int64_t B = feasible.size(0), T = feasible.size(1);
-    const int64_t E = model_.options().encoder.embed_dim, M = heads_, d = E / M;
+    const int64_t T = feasible.size(1), E = model_.options().encoder.embed_dim;
     auto step_part = step_context(nodes, scalars);
     if (std::find(placeholder.begin(), placeholder.end(), true) != placeholder.end()) {
       std::vector<uint8_t> flags(placeholder.begin(), placeholder.end());
@@ -80,13 +79,8 @@ class AttentionDecoder final : public StepPolicy {
     }
     const auto query = fixed_context_.unsqueeze(1) + step_part;  // [B, T, E]
     const auto infeasible = feasible.logical_not();
-    const auto q = query.view({B, T, M, d}).permute({0, 2, 1, 3}) * glimpse_.scale;  // [B,M,T,d]
-    const auto weights = torch::softmax(torch::matmul(q, glimpse_memory_.keys)
-                                            .masked_fill(infeasible.unsqueeze(1),
-                                                         -std::numeric_limits<float>::infinity()),
-                                        -1);  // [B, M, T, n]
-    const auto heads = torch::matmul(weights, glimpse_memory_.values.transpose(-1, -2));
-    const auto refined = model_.project_out(heads.permute({0, 2, 1, 3}).reshape({B, T, E}));
+    const auto refined =
+        model_.project_out(nn::glimpse_steps(glimpse_memory_, query, infeasible, glimpse_.scale));
     return pointer_log_probs(torch::matmul(refined, logit_keys_), infeasible)
         .gather(2, actions.unsqueeze(2))
         .squeeze(2);
@@ -113,8 +107,8 @@ class AttentionDecoder final : public StepPolicy {
     const auto& o = model_.options();
     const auto logits =
         torch::tanh(scores / std::sqrt(static_cast<double>(o.encoder.embed_dim))) * o.tanh_clip;
-    return torch::log_softmax(
-        logits.masked_fill(masked, -std::numeric_limits<float>::infinity()), -1);
+    return torch::log_softmax(logits.masked_fill(masked, -std::numeric_limits<float>::infinity()),
+                              -1);
   }
 
   // `feasible` restricted to the window's nearest feasible nodes of the current
@@ -126,8 +120,11 @@ class AttentionDecoder final : public StepPolicy {
     const int64_t B = feasible.size(0);
     const auto current = ctx.nodes.select(1, ctx.nodes.size(1) - 1).view({B, 1, 1});
     const auto here = positions_.gather(1, current.expand({B, 1, 2}));
-    const auto distance = (positions_ - here).pow(2).sum(-1).masked_fill(
-        feasible.logical_not(), std::numeric_limits<float>::infinity());
+    const auto distance =
+        (positions_ - here)
+            .pow(2)
+            .sum(-1)
+            .masked_fill(feasible.logical_not(), std::numeric_limits<float>::infinity());
     const auto nearest = std::get<1>(distance.topk(K, 1, false, false));
     auto allowed = torch::zeros_like(feasible).scatter(1, nearest, true);
     allowed.slice(1, 0, env_.depot_count()).fill_(true);
@@ -203,7 +200,7 @@ class LocalViewDecoder final : public StepPolicy {
   static torch::Tensor rescaled(const torch::Tensor& local, int64_t first_fitted) {
     const auto positions = local.slice(2, 0, 2);
     const auto fitted = positions.slice(1, first_fitted);
-    const auto low = std::get<0>(fitted.min(1, true));                              // [B, 1, 2]
+    const auto low = std::get<0>(fitted.min(1, true));  // [B, 1, 2]
     const auto extent = std::get<0>((std::get<0>(fitted.max(1, true)) - low).max(2, true));
     const auto scaled = ((positions - low) / extent.clamp_min(1e-9)).clamp(0, 1);
     return torch::cat({scaled, local.slice(2, 2)}, 2);
@@ -218,11 +215,11 @@ class LocalViewDecoder final : public StepPolicy {
     return *whole_;
   }
 
-  AttentionModelImpl& model_;                        // the network (outlives the decoder)
-  const RoutingEnvironment& env_;                    // the whole instance
-  std::function<AttentionPlan(int64_t)> plan_at_;    // attention settings for k nodes
-  int64_t window_;                                   // K, candidates per view
-  std::unique_ptr<AttentionDecoder> whole_;          // the first step's decoder
+  AttentionModelImpl& model_;                      // the network (outlives the decoder)
+  const RoutingEnvironment& env_;                  // the whole instance
+  std::function<AttentionPlan(int64_t)> plan_at_;  // attention settings for k nodes
+  int64_t window_;                                 // K, candidates per view
+  std::unique_ptr<AttentionDecoder> whole_;        // the first step's decoder
 };
 
 }  // namespace
@@ -266,7 +263,8 @@ torch::Tensor AttentionModelImpl::score(RoutingEnvironment& env, const torch::Te
   {
     torch::NoGradGuard no_grad;
     for (int64_t t = 0; t < actions.size(1); ++t) {
-      if (env.done()) throw std::invalid_argument("score: the solutions are longer than the problem");
+      if (env.done())
+        throw std::invalid_argument("score: the solutions are longer than the problem");
       const auto ctx = env.context();
       feasible.push_back(env.feasible());
       nodes.push_back(ctx.nodes);
@@ -274,7 +272,8 @@ torch::Tensor AttentionModelImpl::score(RoutingEnvironment& env, const torch::Te
       placeholder.push_back(ctx.placeholder);
       env.step(actions.select(1, t));
     }
-    if (!env.done()) throw std::invalid_argument("score: the solutions end before the problem does");
+    if (!env.done())
+      throw std::invalid_argument("score: the solutions end before the problem does");
   }
   const AttentionDecoder decoder(*this, env, embeddings, plan.glimpse, 0);
   return decoder.score(torch::stack(feasible, 1), torch::stack(nodes, 1), torch::stack(scalars, 1),

@@ -14,6 +14,7 @@
 #include "problem_registry.h"
 #include "util/atomic_path.h"
 #include "util/parse.h"
+#include "util/peak_memory.h"
 
 namespace eie {
 
@@ -36,11 +37,11 @@ AttentionSpec parse_attention_spec(const std::string& spec) {
   const auto at = spec.rfind('@');
   if (at == std::string::npos) return {spec, 0, "all"};
   const auto slash = spec.find('/', at);
-  AttentionSpec parsed{spec.substr(0, at),
-                       parse_int(spec.substr(at + 1, slash == std::string::npos ? slash
-                                                                                : slash - at - 1),
-                                 "window of scale '" + spec + "'"),
-                       slash == std::string::npos ? "all" : spec.substr(slash + 1)};
+  AttentionSpec parsed{
+      spec.substr(0, at),
+      parse_int(spec.substr(at + 1, slash == std::string::npos ? slash : slash - at - 1),
+                "window of scale '" + spec + "'"),
+      slash == std::string::npos ? "all" : spec.substr(slash + 1)};
   if (parsed.window < 0) throw std::invalid_argument("scale '" + spec + "': negative window");
   return parsed;
 }
@@ -174,24 +175,32 @@ BenchResult run_bench(const BenchConfig& c, uint64_t seed_offset,
     }
   }
 
+  // What solving took: seconds and the MiB it made resident at its peak.
+  struct Cost {
+    double seconds = 0, peak_mib = 0;
+  };
   const auto record_costs = [&](const std::string& row, int64_t n, const torch::Tensor& costs,
-                                double seconds) {
+                                Cost took) {
     auto& cell = result.cells[{row, n}];
     cell.repetition_means.push_back(costs.mean().item<double>());
     cell.costs.insert(cell.costs.end(), costs.data_ptr<double>(),
                       costs.data_ptr<double>() + costs.numel());
-    cell.seconds += seconds;
+    cell.seconds += took.seconds;
+    cell.peak_mib = std::fmax(cell.peak_mib, took.peak_mib);  // NaN: not measured
     on_progress(costs.numel());
   };
   const auto record = [&](const std::string& row, int64_t n, const Instances& instances,
-                          const torch::Tensor& actions, double seconds) {
-    record_costs(row, n, problem->check(instances, actions), seconds);  // independent costs
+                          const torch::Tensor& actions, Cost took) {
+    record_costs(row, n, problem->check(instances, actions), took);  // independent costs
   };
-  const auto timed = [](const std::function<torch::Tensor()>& f) {
+  PeakMemory peak;
+  const auto measured = [&peak](const std::function<torch::Tensor()>& f) {
+    peak.reset();
     const auto start = std::chrono::steady_clock::now();
     auto out = f();
-    return std::make_pair(
-        out, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return std::make_pair(out, Cost{seconds, peak.mib()});
   };
 
   for (const auto n : c.sizes) {
@@ -208,22 +217,24 @@ BenchResult run_bench(const BenchConfig& c, uint64_t seed_offset,
             }
             agent->set_attention(config);
             for (size_t d = 0; d < decodes.size(); ++d) {
-              auto [actions, seconds] = timed(
-                  [&] { return solve(*agent, instances, decodes[d], chunk_for(c, n), gen).actions; });
-              if (plain_rows) record(row_name(k, s, d, false), n, instances, actions, seconds);
+              auto [actions, took] = measured([&] {
+                return solve(*agent, instances, decodes[d], chunk_for(c, n), gen).actions;
+              });
+              if (plain_rows) record(row_name(k, s, d, false), n, instances, actions, took);
               if (improved_rows) {
                 auto [improved, more] =
-                    timed([&] { return problem->improve(c.improve, instances, actions); });
-                record(row_name(k, s, d, true), n, instances, improved, seconds + more);
+                    measured([&] { return problem->improve(c.improve, instances, actions); });
+                record(row_name(k, s, d, true), n, instances, improved,
+                       {took.seconds + more.seconds, std::fmax(took.peak_mib, more.peak_mib)});
               }
             }
           }
         }
         for (const auto& method : c.methods) {
-          auto [actions, seconds] = timed([&] { return problem->heuristic(method, instances); });
-          record(blocks[k] + method, n, instances, actions, seconds);
+          auto [actions, took] = measured([&] { return problem->heuristic(method, instances); });
+          record(blocks[k] + method, n, instances, actions, took);
         }
-        if (c.bound) record_costs(blocks[k] + "bound", n, problem->cost_bound(instances), 0);
+        if (c.bound) record_costs(blocks[k] + "bound", n, problem->cost_bound(instances), {0, NAN});
       }
     }
   }
@@ -247,12 +258,17 @@ void write_bench_tables(const BenchConfig& c, const BenchResult& r, const std::s
   md << "; scale applied to " << (c.scale_at == "all" ? "encoder and glimpse" : "encoder") << ".\n"
      << "Cells: mean " << objective.name << " (std "
      << (repetitions > 1 ? "over repetitions" : "over instances")
-     << "); costs recomputed independently of the decoder.\n\n| policy |";
-  for (const auto n : c.sizes) md << " n=" << n << " |";
-  md << "\n|---|";
-  for (size_t i = 0; i < c.sizes.size(); ++i) md << "---|";
-  md << '\n';
-  csv << "policy,n,mean,std,gap_percent,seconds_per_instance,repetitions,instances\n";
+     << "); costs recomputed independently of the decoder.\n\n";
+  const auto table_header = [&] {
+    md << "| policy |";
+    for (const auto n : c.sizes) md << " n=" << n << " |";
+    md << "\n|---|";
+    for (size_t i = 0; i < c.sizes.size(); ++i) md << "---|";
+    md << '\n';
+  };
+  table_header();
+  csv << "policy,n,mean,std,gap_percent,seconds_per_instance,solving_peak_mib,repetitions,"
+         "instances\n";
   // Best solving row per block and size (a bound is not a solution).
   std::map<std::pair<std::string, int64_t>, std::pair<double, std::string>> best;
   const auto block_of = [&](const std::string& row) {
@@ -280,6 +296,7 @@ void write_bench_tables(const BenchConfig& c, const BenchResult& r, const std::s
       const double per_instance = cell.seconds / static_cast<double>(cell.costs.size());
       csv << row << ',' << n << ',' << objective.shown(mean) << ',' << spread << ','
           << (std::isnan(gap) ? std::string() : std::to_string(gap)) << ',' << per_instance << ','
+          << (std::isnan(cell.peak_mib) ? std::string() : std::to_string(cell.peak_mib)) << ','
           << cell.repetition_means.size() << ',' << cell.costs.size() << '\n';
       const bool bound = std::find(r.bounds.begin(), r.bounds.end(), row) != r.bounds.end();
       const std::pair<std::string, int64_t> key{block_of(row), n};
@@ -287,22 +304,31 @@ void write_bench_tables(const BenchConfig& c, const BenchResult& r, const std::s
     }
     md << '\n';
   }
-  md << "\nSeconds per instance:\n\n| policy |";
-  for (const auto n : c.sizes) md << " n=" << n << " |";
-  md << "\n|---|";
-  for (size_t i = 0; i < c.sizes.size(); ++i) md << "---|";
-  md << '\n';
-  for (const auto& row : r.rows) {
-    md << "| " << row << " |";
-    for (const auto n : c.sizes) {
-      const auto& cell = r.cells.at({row, n});
-      char text[32];
-      std::snprintf(text, sizeof text, " %.4f |",
-                    cell.seconds / static_cast<double>(cell.costs.size()));
-      md << text;
+  const auto cell_table = [&](const std::string& title,
+                              const std::function<std::string(const BenchCell&)>& shown) {
+    md << "\n" << title << ":\n\n";
+    table_header();
+    for (const auto& row : r.rows) {
+      md << "| " << row << " |";
+      for (const auto n : c.sizes) md << ' ' << shown(r.cells.at({row, n})) << " |";
+      md << '\n';
     }
-    md << '\n';
-  }
+  };
+  const auto formatted = [](const char* format, double value) {
+    char text[32];
+    std::snprintf(text, sizeof text, format, value);
+    return std::string(text);
+  };
+  cell_table("Seconds per instance", [&](const BenchCell& cell) {
+    return formatted("%.4f", cell.seconds / static_cast<double>(cell.costs.size()));
+  });
+  cell_table(
+      "Memory while solving (MiB made resident at the peak, beyond what the process held "
+      "before: model and instances excluded; each cell starts from a heap returned to the "
+      "kernel, as in a fresh process, and its time includes taking memory back)",
+      [&](const BenchCell& cell) {
+        return std::isnan(cell.peak_mib) ? std::string("—") : formatted("%.0f", cell.peak_mib);
+      });
   for (const auto& block : r.blocks) {
     md << "\nBest row per size" << (block.empty() ? "" : ", " + block.substr(0, block.size() - 1))
        << ':';

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <filesystem>
 #include <map>
@@ -15,10 +16,11 @@ struct BenchCell {
   std::vector<double> repetition_means;  // mean cost of each repetition
   std::vector<double> costs;             // every instance's cost, all repetitions
   double seconds = 0;                    // total solving time
+  double peak_mib = NAN;                 // most memory solving made resident (PeakMemory)
 };
 
 struct BenchResult {
-  std::vector<std::string> rows;                               // in table order
+  std::vector<std::string> rows;    // in table order
   std::vector<std::string> blocks;  // row-name prefixes (bases, capacities); one "" if single
   std::vector<std::string> bounds;  // rows that bound the objective: not solutions
   std::map<std::pair<std::string, int64_t>, BenchCell> cells;  // (row, n) -> cell

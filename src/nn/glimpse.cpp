@@ -42,6 +42,19 @@ torch::Tensor glimpse(const GlimpseMemory& memory, const torch::Tensor& query,
   return torch::bmm(memory.values.view({B * M, d, n}), weights).view({B, M * d});
 }
 
+torch::Tensor glimpse_steps(const GlimpseMemory& memory, const torch::Tensor& queries,
+                            const torch::Tensor& masked, double scale) {
+  const int64_t B = queries.size(0), T = queries.size(1);
+  const int64_t M = memory.keys.size(1), d = memory.keys.size(2);
+  const auto q = queries.view({B, T, M, d}).permute({0, 2, 1, 3}) * scale;  // [B, M, T, d]
+  const auto weights =
+      torch::softmax(torch::matmul(q, memory.keys)
+                         .masked_fill(masked.unsqueeze(1), -std::numeric_limits<float>::infinity()),
+                     -1);                                                      // [B, M, T, n]
+  const auto heads = torch::matmul(weights, memory.values.transpose(-1, -2));  // [B, M, T, d]
+  return heads.permute({0, 2, 1, 3}).reshape({B, T, M * d});
+}
+
 torch::Tensor pointer_scores(const torch::Tensor& keys, const torch::Tensor& query) {
   // One product per instance (B of them, not B M): faster than multiply-and-sum at every n.
   return torch::bmm(query.unsqueeze(1), keys).squeeze(1);

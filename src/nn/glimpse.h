@@ -25,6 +25,11 @@ struct GlimpseMemory {
                                     const torch::Tensor& masked, double scale,
                                     EntropyProbe* probe = nullptr);
 
+// glimpse() for T queries per instance [B, T, E] at once, each with its own mask
+// [B, T, n]: [B, T, E]. Scores decoded solutions in one pass for training.
+[[nodiscard]] torch::Tensor glimpse_steps(const GlimpseMemory& memory, const torch::Tensor& queries,
+                                          const torch::Tensor& masked, double scale);
+
 // q.k of one query per instance [B, E] with every key [B, E, n]: [B, n].
 [[nodiscard]] torch::Tensor pointer_scores(const torch::Tensor& keys, const torch::Tensor& query);
 
