@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <chrono>
 #include <fstream>
+#include <limits>
 #include <random>
 #include <set>
 #include <tuple>
 
+#include "bpp3d/block_fit.h"
 #include "bpp3d/box.h"
 #include "bpp3d/bpp_file.h"
 #include "bpp3d/height_map.h"
@@ -140,6 +142,50 @@ TEST(Bpp3dHeightMap, ResultingHeightsEqualBruteForce) {
       if (HasFatalFailure()) return;
     }
   }
+}
+
+// The lowest rest of footprint a x b in whole blocks, by brute force over block corners.
+int32_t brute_block_rest(const HeightMap& map, int a, int b) {
+  const int k = BlockFit::kBlock, L = map.length(), W = map.width();
+  const int blocks_x = (L + k - 1) / k, blocks_y = (W + k - 1) / k;
+  const int ca = (a + k - 1) / k, cb = (b + k - 1) / k;
+  int32_t best = std::numeric_limits<int32_t>::max();
+  for (int bx = 0; bx + ca <= blocks_x; ++bx) {
+    for (int by = 0; by + cb <= blocks_y; ++by) {
+      int32_t rest = 0;
+      for (int x = bx * k; x < std::min(L, (bx + ca) * k); ++x) {
+        for (int y = by * k; y < std::min(W, (by + cb) * k); ++y)
+          rest = std::max(rest, map.at(x, y));
+      }
+      best = std::min(best, rest);
+    }
+  }
+  return best;
+}
+
+TEST(Bpp3dBlockFit, EqualsBruteForceAndBoundsTheExactLowestRest) {
+  std::mt19937_64 rng(19);
+  std::vector<int32_t> out;
+  for (int trial = 0; trial < 200; ++trial) {
+    const bool whole_blocks = trial % 2 == 0;  // L and W multiples of 5: a real placement
+    const int L = whole_blocks ? 5 * (1 + int(rng() % 12)) : 1 + int(rng() % 60);
+    const int W = whole_blocks ? 5 * (1 + int(rng() % 12)) : 1 + int(rng() % 60);
+    const auto map = random_map(L, W, int(rng() % 30), rng);
+    const int longest = std::min(L, W);
+    const BlockFit fit(map, longest);
+    for (int k = 0; k < 6; ++k) {
+      const int a = 1 + int(rng() % longest), b = 1 + int(rng() % longest);
+      const int32_t rest = fit.lowest_rest(a, b);
+      ASSERT_EQ(rest, brute_block_rest(map, a, b)) << a << " x " << b << " on " << L << " x " << W;
+      if (!whole_blocks) continue;
+      map.resulting_heights(a, b, out);
+      ASSERT_GE(rest, *std::min_element(out.begin(), out.end()));
+    }
+  }
+  const BlockFit flat(HeightMap(12, 10), 7);
+  EXPECT_EQ(flat.lowest_rest(7, 7), 0);
+  EXPECT_THROW((void)flat.lowest_rest(11, 1), std::out_of_range);  // 3 blocks, 7 cells give 2
+  EXPECT_THROW((void)flat.lowest_rest(0, 1), std::out_of_range);
 }
 
 TEST(Bpp3dHeightMap, ResultingHeightsOnTheFullSizeBase) {

@@ -79,12 +79,16 @@ TEST(PackingCli, ModelsOfOtherProblemsAndBadDatasets) {
           " --out " + (dir / "p.txt").string()),
       "trained for tsp, not bpp3d");
   EXPECT_FALSE(std::filesystem::exists(dir / "p.txt"));
-  {  // a packing model from before the hand-set preferences left the tanh clip
+  {  // a packing model from before the fit preference: every other tensor is there
     h5::Writer old_layout(dir / "old.h5");
     const auto agent = make_agent(make_problem("bpp3d"), NetworkOptions{}, 20);
     write_spec(old_layout, agent->spec(), "model");
-    write_module(old_layout, "model", agent->network());
-    old_layout.write("model/orientation_prior.weight", torch::zeros({1, 4}));  // its old name
+    for (const auto& p : agent->network().named_parameters()) {
+      if (p.key().rfind("fit_preference", 0) != 0) old_layout.write("model/" + p.key(), p.value());
+    }
+    for (const auto& b : agent->network().named_buffers()) {
+      old_layout.write("model/" + b.key(), b.value());
+    }
     old_layout.commit();
   }
   expect_clean_failure(eie("solve " + bpp.string() + " --model " + (dir / "old.h5").string() +

@@ -101,7 +101,8 @@ TEST(PackingDecoding, BoxPointerEqualsExplicitKeys) {
       model.project_out(nn::glimpse(memory, query, unpacked.logical_not(), plan.glimpse.scale));
   const auto keys = model.project_pointer_keys(embeddings).view({B, n * bpp3d::kOrientations, E});
   const auto logits = torch::bmm(keys, r.unsqueeze(2)).squeeze(2) / std::sqrt(double(E));
-  const auto preference = model.box_preference(env->orientation_features()).squeeze(2);
+  const auto preference = model.box_preference(env->orientation_features()).squeeze(2) +
+                          model.fit_preference(env->fit_features()).squeeze(2);
   const auto expected = torch::log_softmax(
       (torch::tanh(logits) * model.options().tanh_clip + preference)
           .masked_fill(feasible.logical_not(), -std::numeric_limits<float>::infinity()),
@@ -123,7 +124,13 @@ TEST(PackingEnvironment, ExactTwoBoxPacking) {
   env.step(torch::tensor({bpp3d::position_action(0, 0, 100)}));
   const auto boxes = env.feasible();
   EXPECT_FALSE(boxes[0].slice(0, 0, 6).any().item<bool>());  // box 0 is packed
-  env.step(torch::tensor({bpp3d::box_action(1, 1)}));        // (60, 100, 10) after turning
+  // Fit features, S = 100, H = 10: box 1 turned rests on the floor beside box 0
+  // (raises H by 0); as given, 100 long, it must rest on box 0 (raises H by 10).
+  const auto fits = env.fit_features()[0];
+  EXPECT_TRUE(torch::equal(fits.slice(0, 0, 6), torch::zeros({6, 2})));
+  EXPECT_TRUE(torch::allclose(fits[bpp3d::box_action(1, 1)], torch::tensor({-0.1f, 0.f})));
+  EXPECT_TRUE(torch::allclose(fits[bpp3d::box_action(1, 0)], torch::tensor({0.f, 0.1f})));
+  env.step(torch::tensor({bpp3d::box_action(1, 1)}));  // (60, 100, 10) after turning
   positions = env.feasible();
   EXPECT_TRUE(positions[0][bpp3d::position_action(60, 0, 100)].item<bool>());
   env.step(torch::tensor({bpp3d::position_action(60, 0, 100)}));

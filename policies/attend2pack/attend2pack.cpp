@@ -84,14 +84,17 @@ class Attend2PackDecoder final : public StepPolicy {
     if (env_.choosing_box()) {
       const auto feasible = environment_mask.to(embeddings_.device());
       const auto bin = env_.bin_features().to(like());
+      const auto fits = env_.fit_features().to(like());
       if (record_) {
         record_->bins.push_back(bin);
+        record_->fits.push_back(fits);
         record_->feasible.push_back(feasible);
       }
       const auto unpacked = feasible.view({B, n, bpp3d::kOrientations}).any(2);
       const auto glimpsed = nn::glimpse(memory_, box_queries(bin.unsqueeze(1)).squeeze(1),
                                         unpacked.logical_not(), glimpse_.scale, glimpse_.probe);
-      return box_log_probs(glimpsed.unsqueeze(1), feasible.unsqueeze(1)).squeeze(1);
+      return box_log_probs(glimpsed.unsqueeze(1), fits.unsqueeze(1), feasible.unsqueeze(1))
+          .squeeze(1);
     }
     const auto maps = env_.height_maps().to(like());
     const auto chosen = env_.chosen_box().to(embeddings_.device());
@@ -125,8 +128,9 @@ class Attend2PackDecoder final : public StepPolicy {
     const auto glimpsed = nn::glimpse_steps(memory_, box_queries(torch::stack(steps.bins, 1)),
                                             unpacked.logical_not(), glimpse_.scale);
     const auto box_actions = actions.slice(1, 0, 2 * T, 2);
-    const auto box =
-        box_log_probs(glimpsed, feasible).gather(2, box_actions.unsqueeze(2)).squeeze(2);
+    const auto box = box_log_probs(glimpsed, torch::stack(steps.fits, 1), feasible)
+                         .gather(2, box_actions.unsqueeze(2))
+                         .squeeze(2);
     std::vector<torch::Tensor> positions, valid, features;
     for (const auto& c : steps.candidates) {
       positions.push_back(c.position);
@@ -153,8 +157,10 @@ class Attend2PackDecoder final : public StepPolicy {
     return fixed_context_.unsqueeze(1) + model_.project_bin(bins);
   }
 
-  // Over (box, orientation) pairs [B, T, 6 n], from the glimpses [B, T, E].
-  torch::Tensor box_log_probs(const torch::Tensor& glimpsed, const torch::Tensor& feasible) const {
+  // Over (box, orientation) pairs [B, T, 6 n], from the glimpses [B, T, E] and
+  // the pairs' fit features [B, T, 6 n, 2].
+  torch::Tensor box_log_probs(const torch::Tensor& glimpsed, const torch::Tensor& fits,
+                              const torch::Tensor& feasible) const {
     const int64_t B = glimpsed.size(0), T = glimpsed.size(1);
     const int64_t E = box_keys_.size(1), n = box_keys_.size(2);
     const auto queries = torch::matmul(model_.project_out(glimpsed), pointer_queries_);
@@ -163,8 +169,8 @@ class Attend2PackDecoder final : public StepPolicy {
                             .transpose(2, 3)
                             .reshape({B, T, n * bpp3d::kOrientations}) /
                         std::sqrt(static_cast<double>(E));
-    return masked_log_softmax(logits, preference_.unsqueeze(1), feasible,
-                              model_.options().tanh_clip);
+    const auto preference = preference_.unsqueeze(1) + model_.fit_preference(fits).squeeze(3);
+    return masked_log_softmax(logits, preference, feasible, model_.options().tanh_clip);
   }
 
   // CNN features [B, T, 4, ceil(L/8), ceil(W/8)] of each step's height maps [B, 2, L, W].
@@ -231,6 +237,7 @@ Attend2PackImpl::Attend2PackImpl(const Attend2PackOptions& options) : options_(o
   project_bin = register_module("project_bin", linear(4, E, false));
   project_out = register_module("project_out", linear(E, E, false));
   box_preference = register_module("box_preference", torch::nn::Linear(4, 1));
+  fit_preference = register_module("fit_preference", linear(2, 1, false));
   conv1 = register_module("conv1", conv(2));
   conv2 = register_module("conv2", conv(kChannels));
   conv3 = register_module("conv3", conv(kChannels));
@@ -250,6 +257,12 @@ Attend2PackImpl::Attend2PackImpl(const Attend2PackOptions& options) : options_(o
   torch::NoGradGuard no_grad;
   box_preference->weight.copy_(torch::tensor({0.0f, 0.0f, 10.0f, 15.0f}).view({1, 4}));
   box_preference->bias.zero_();
+  // Where a pair's footprint rests lowest, and how far it would raise H: weights
+  // (-r, -k). Measured as above, greedy / sample:1: (r, k) = (0, 0) 0.686 / 0.653,
+  // (0, 5) 0.696 / 0.666, (0, 10) 0.718 / 0.678, (0, 15) 0.725 / 0.687, (0, 20)
+  // 0.727 / 0.693, (0, 30) 0.686 / 0.672, (0, 40) 0.662 / 0.658, (5, 20) 0.733 /
+  // 0.700, (10, 20) 0.726 / 0.704, (-5, 20) 0.706 / 0.651, (5, 25) 0.707 / 0.690.
+  fit_preference->weight.copy_(torch::tensor({-5.0f, -20.0f}).view({1, 2}));
   position_preference->weight.fill_(-5.0);
   position_preference->bias.zero_();
 }

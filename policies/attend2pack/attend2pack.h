@@ -19,8 +19,8 @@ struct Attend2PackOptions {
 
 // The inputs of every step of a decoding, kept to score it in one pass (training).
 struct PackingSteps {
-  std::vector<torch::Tensor> bins, feasible;  // box steps: [B, 4] and [B, 6 n]
-  std::vector<torch::Tensor> maps, chosen;    // position steps: [B, 2, L, W] and [B]
+  std::vector<torch::Tensor> bins, fits, feasible;  // box steps: [B, 4], [B, 6 n, 2], [B, 6 n]
+  std::vector<torch::Tensor> maps, chosen;          // position steps: [B, 2, L, W] and [B]
   std::vector<bpp3d::Bpp3dEnvironment::Candidates> candidates;  // position steps
 };
 
@@ -31,11 +31,12 @@ struct PackingSteps {
 // (2 -> 4 -> 4 -> 4 channels, kernel 3, stride 2, padding 1) over the height map
 // and the chosen footprint's resting heights gives coarse features per 8 x 8
 // block; the chosen box's embedding is added to them and a 1 x 1 convolution
-// makes one coarse logit per block. Both logits are tanh-clipped, then a linear
-// preference is added outside the clip: of each (box, orientation) pair's extents
-// and volume, and of each position's resting height, the height it would add and
-// the empty space it would cover. Positions are the bottom-left corner candidates
-// (the environment's mask).
+// makes one coarse logit per block. Both logits are tanh-clipped, then linear
+// preferences are added outside the clip: of each (box, orientation) pair's extents
+// and volume and of where it would rest lowest now (the environment's
+// fit_features), and of each position's resting height, the height it would add
+// and the empty space it would cover. Positions are the bottom-left corner
+// candidates (the environment's mask).
 class Attend2PackImpl : public torch::nn::Module {
  public:
   explicit Attend2PackImpl(const Attend2PackOptions& options);
@@ -65,6 +66,7 @@ class Attend2PackImpl : public torch::nn::Module {
   torch::nn::Linear project_bin{nullptr};             // bin summary (4) -> E
   torch::nn::Linear project_out{nullptr};             // glimpse heads -> E
   torch::nn::Linear box_preference{nullptr};          // (dx, dy, dz, volume) -> box logit term
+  torch::nn::Linear fit_preference{nullptr};          // (lowest rest, raise of H) -> box logit term
   torch::nn::Conv2d conv1{nullptr}, conv2{nullptr}, conv3{nullptr};  // placement CNN
   torch::nn::Linear box_to_map{nullptr};           // chosen box embedding -> 4 channels
   torch::nn::Conv2d coarse_logit{nullptr};         // 4 channels -> 1 logit per block

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "bpp3d/actions.h"
+#include "bpp3d/block_fit.h"
 
 namespace eie::bpp3d {
 
@@ -219,6 +220,30 @@ torch::Tensor Bpp3dEnvironment::bin_features() const {
     out[4 * b + 3] = static_cast<float>(at_top) / cells;
   }
   return tensor_of(out, {B, 4});
+}
+
+torch::Tensor Bpp3dEnvironment::fit_features() const {
+  const auto B = static_cast<int64_t>(instances_.size());
+  std::vector<float> out(B * n_ * kOrientations * 2, 0.f);
+#pragma omp parallel for schedule(static)
+  for (int64_t b = 0; b < B; ++b) {
+    const float s = scale_[b];
+    const BlockFit fit(maps_[b], static_cast<int>(s));
+    const int32_t top = maps_[b].max_height();
+    for (int64_t i = 0; i < n_; ++i) {
+      if (packed_[b][i]) continue;
+      const auto extents = orientations(instances_[b].boxes[i]);
+      for (int o = 0; o < kOrientations; ++o) {
+        const size_t action = (b * n_ + i) * kOrientations + o;
+        if (!fits_[action]) continue;
+        const auto& e = extents[o];
+        const int32_t rest = fit.lowest_rest(e.dx, e.dy);
+        out[2 * action] = std::max(kFloor, static_cast<float>(rest - top) / s);
+        out[2 * action + 1] = static_cast<float>(std::max(0, rest + e.dz - top)) / s;
+      }
+    }
+  }
+  return tensor_of(out, {B, n_ * kOrientations, 2});
 }
 
 torch::Tensor Bpp3dEnvironment::chosen_box() const {

@@ -41,6 +41,11 @@ class Bpp3dEnvironment final : public Environment {
   // [B, 4] while choosing a box: packed fraction, (mean height - H) / S,
   // (lowest height - H) / S, fraction of the base at height H.
   [[nodiscard]] torch::Tensor bin_features() const;
+  // [B, 6 n, 2] while choosing a box, per (box, orientation) action: (r - H) / S and
+  // how far placing it would raise H, max(0, r + dz - H) / S, where r is the lowest
+  // resting height of its footprint on a grid of 5 x 5 blocks (BlockFit); zeros for
+  // packed boxes and orientations that leave the base.
+  [[nodiscard]] torch::Tensor fit_features() const;
   // [B] int64, the box chosen for the pending position step.
   [[nodiscard]] torch::Tensor chosen_box() const;
   // [B, 2, L, W] while choosing a position: (height - H) / S and (resting height of

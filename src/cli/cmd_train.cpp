@@ -33,6 +33,10 @@ int run_train(int argc, char** argv) {
                                 cxxopts::value<int64_t>()->default_value("1000"))(
       "baseline-eval-size", "held-out instances for the baseline t-test",
       cxxopts::value<int64_t>()->default_value("1000"))(
+      "warmup-epochs",
+      "epochs with the exponential baseline (mean of the sampled costs) before the greedy "
+      "rollout baseline; more than --epochs keeps it throughout",
+      cxxopts::value<int64_t>()->default_value("1"))(
       "embed-dim", "embedding width", cxxopts::value<int64_t>()->default_value("128"))(
       "heads", "attention heads", cxxopts::value<int64_t>()->default_value("8"))(
       "layers", "encoder layers", cxxopts::value<int64_t>()->default_value("3"))(
@@ -67,6 +71,7 @@ int run_train(int argc, char** argv) {
   if (args.count("time-budget")) t.time_budget = positive(args, "time-budget");
   t.val_size = at_least(args, "val-size", 2);
   t.baseline_eval_size = at_least(args, "baseline-eval-size", 2);
+  t.warmup_epochs = at_least(args, "warmup-epochs", 0);
   t.seed = common.seed;
   t.out_dir = args["out"].as<std::string>();
   t.resume = args.count("resume") > 0;
