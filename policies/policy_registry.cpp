@@ -89,11 +89,6 @@ std::unique_ptr<Agent> load_agent(const std::filesystem::path& path,
   if (policy != "attention_model" && policy != "attend2pack") {
     throw std::invalid_argument(path.string() + ": unknown policy '" + policy + "'");
   }
-  // Layouts before 2026-11-25 (the fit preference) are not compatible.
-  if (policy == "attend2pack" && !reader.has("model/fit_preference.weight")) {
-    throw std::invalid_argument(path.string() +
-                                ": attend2pack model of an older layout; retrain it");
-  }
   auto agent =
       make_agent(std::move(problem), network_options(reader), reader.int_attribute("train_n"));
   read_module(reader, "model", agent->network());

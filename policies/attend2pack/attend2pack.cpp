@@ -258,10 +258,11 @@ Attend2PackImpl::Attend2PackImpl(const Attend2PackOptions& options) : options_(o
   box_preference->weight.copy_(torch::tensor({0.0f, 0.0f, 10.0f, 15.0f}).view({1, 4}));
   box_preference->bias.zero_();
   // Where a pair's footprint rests lowest, and how far it would raise H: weights
-  // (-r, -k). Measured as above, greedy / sample:1: (r, k) = (0, 0) 0.686 / 0.653,
-  // (0, 5) 0.696 / 0.666, (0, 10) 0.718 / 0.678, (0, 15) 0.725 / 0.687, (0, 20)
-  // 0.727 / 0.693, (0, 30) 0.686 / 0.672, (0, 40) 0.662 / 0.658, (5, 20) 0.733 /
-  // 0.700, (10, 20) 0.726 / 0.704, (-5, 20) 0.706 / 0.651, (5, 25) 0.707 / 0.690.
+  // (-r, -k). Measured as above (each pair set here), greedy / sample:1: (r, k) =
+  // (0, 0) 0.686 / 0.653, (0, 5) 0.696 / 0.666, (0, 10) 0.718 / 0.678, (0, 15)
+  // 0.725 / 0.687, (0, 20) 0.727 / 0.693, (0, 30) 0.686 / 0.672, (0, 40) 0.662 /
+  // 0.658, (5, 20) 0.733 / 0.700, (10, 20) 0.726 / 0.704, (-5, 20) 0.706 / 0.651,
+  // (5, 25) 0.707 / 0.690.
   fit_preference->weight.copy_(torch::tensor({-5.0f, -20.0f}).view({1, 2}));
   position_preference->weight.fill_(-5.0);
   position_preference->bias.zero_();

@@ -20,6 +20,10 @@ void write_module(h5::Writer& writer, const std::string& group, const torch::nn:
 void read_module(const h5::Reader& reader, const std::string& group, torch::nn::Module& module) {
   torch::NoGradGuard no_grad;
   for (auto& [name, tensor] : state_of(module)) {
+    if (!reader.has(group + "/" + name)) {  // a network changed since the file was written
+      throw std::invalid_argument(reader.path().string() + ": no '" + group + "/" + name +
+                                  "': a model of an older layout; retrain it");
+    }
     const auto stored = reader.read(group + "/" + name);
     if (stored.sizes() != tensor.sizes()) {
       throw std::invalid_argument(reader.path().string() + ": '" + group + "/" + name +
