@@ -55,6 +55,8 @@ struct BrokenCase {
   const char* file;     // in tests/data/broken
   const char* message;  // expected part of the error
 };
+// Names the case by its file in test listings (gtest would print the pointers' bytes).
+void PrintTo(const BrokenCase& c, std::ostream* os) { *os << c.file; }
 
 class BrokenTsplib : public ::testing::TestWithParam<BrokenCase> {};
 
