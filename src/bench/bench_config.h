@@ -20,7 +20,7 @@
 //   improve = ""                       # local search after every policy row (optional)
 //   improve_both = false               # rows with and without that local search
 //   bound = false                      # a "bound" row: the problem's cost bound (bpp3d)
-//   batch = 0                          # instances decoded together; 0: by size
+//   batch = 0                          # instances decoded together; 0: by size and threads
 //   reference = "costs.csv"            # optional "n,cost" rows: gap columns
 
 #include <cstdint>
@@ -48,7 +48,7 @@ struct BenchConfig {
   std::string improve;                         // local search after policy rows, or empty
   bool improve_both = false;                   // policy rows with and without `improve`
   bool bound = false;                          // add the problem's cost bound as a row
-  int64_t batch = 0;                           // decode chunk; 0 = chosen by size
+  int64_t batch = 0;                           // decode chunk; 0 = chosen by size and threads
   std::filesystem::path reference;             // optional reference costs per size
 };
 

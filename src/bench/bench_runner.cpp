@@ -20,9 +20,9 @@ namespace eie {
 
 namespace {
 
-// Instances decoded together: bounded memory at large n.
+// Instances decoded together: bounded memory at large n, and a chunk for every thread.
 int64_t chunk_for(const BenchConfig& c, int64_t n) {
-  return c.batch > 0 ? c.batch : std::clamp<int64_t>(12800 / n, 1, 64);
+  return c.batch > 0 ? c.batch : chunk_per_thread(c.instances, std::clamp<int64_t>(12800 / n, 1, 64));
 }
 
 // A row's attention: "NAME[:FILE][@K[/PARTS]]", K a window and PARTS where it

@@ -1,5 +1,4 @@
 // eie solve: an instance file or a dataset, with a policy or a classical method.
-#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <nlohmann/json.hpp>
@@ -59,13 +58,10 @@ std::unique_ptr<Agent> load_policy(const cxxopts::ParseResult& args, const Input
   return agent;
 }
 
-// Without --batch: 64, or fewer so that every thread decodes a chunk of its own
-// (chunks run in parallel; one chunk of 16 packings of n = 1600 took 60 s on 2
-// threads, two chunks of 8 took 14 s).
+// Without --batch: 64, or fewer so that every thread decodes a chunk of its own.
 int64_t batch_size(const cxxopts::ParseResult& args, int64_t count) {
   if (args.count("batch")) return at_least(args, "batch", 1);
-  const int64_t threads = torch::get_num_threads();
-  return std::clamp<int64_t>((count + threads - 1) / threads, 1, 64);
+  return chunk_per_thread(count, 64);
 }
 
 torch::Tensor solve_with_policy(const cxxopts::ParseResult& args, Agent& agent, const Input& input,

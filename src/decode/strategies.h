@@ -33,4 +33,8 @@ struct Solutions {
                               int64_t chunk, torch::Generator& generator,
                               const std::function<void(int64_t)>& on_chunk = {});
 
+// Instances per chunk so that each of torch::get_num_threads() threads decodes a chunk of
+// its own (chunks are what runs in parallel), at most `cap`.
+[[nodiscard]] int64_t chunk_per_thread(int64_t count, int64_t cap);
+
 }  // namespace eie
