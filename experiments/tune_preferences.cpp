@@ -44,10 +44,11 @@ int main(int argc, char** argv) {
   };
 
   std::vector<std::pair<std::string, torch::Tensor>> weights;
+  const std::string suffix = "preference.weight";
   for (const auto& p : agent->network().named_parameters()) {
     const std::string& name = p.key();
-    const std::string suffix = "preference.weight";
-    if (name.size() >= suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0) {
+    if (name.size() >= suffix.size() &&
+        name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0) {
       weights.emplace_back(name, p.value());
     }
   }
