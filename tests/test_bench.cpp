@@ -8,6 +8,9 @@
 
 #include "bench/bench_config.h"
 #include "bench/bench_runner.h"
+#include "io/checkpoint.h"
+#include "policy_registry.h"
+#include "problem_registry.h"
 #include "test_support.h"
 #include "util/peak_memory.h"
 
@@ -43,6 +46,26 @@ TEST(BenchConfig, ShippedExperimentsParse) {
     // Packing runs ~10x slower per instance.
     EXPECT_GE(c.instances, c.problem == "bpp3d" ? 16 : 128) << name;
     EXPECT_EQ(c.scales.size(), 7u) << name;
+  }
+}
+
+TEST(Bench, PolicyRowsAsDecodedAndAfterEachLocalSearch) {
+  const auto dir = test::scratch_dir("bench-improve");
+  auto agent = make_agent(make_problem("tsp"), NetworkOptions{}, 20);
+  save_model(*agent, dir / "m.h5");
+  std::ofstream(dir / "b.toml") << "name = \"b\"\nsizes = [30]\ninstances = 4\nmodels = [\""
+                                << (dir / "m.h5").string()
+                                << "\"]\nimprove = [\"2opt\", \"oropt\"]\nimprove_both = true\n";
+  const auto config = read_bench_config(dir / "b.toml");
+  int64_t done = 0;
+  const auto result = run_bench(config, 0, [&](int64_t k) { done += k; });
+  EXPECT_EQ(result.rows, (std::vector<std::string>{"sqrt", "sqrt + 2opt", "sqrt + oropt"}));
+  EXPECT_EQ(done, bench_workload(config));
+  const auto& decoded = result.cells.at({"sqrt", 30}).costs;
+  for (const auto* row : {"sqrt + 2opt", "sqrt + oropt"}) {
+    const auto& improved = result.cells.at({row, 30}).costs;
+    ASSERT_EQ(improved.size(), decoded.size()) << row;
+    for (size_t i = 0; i < decoded.size(); ++i) EXPECT_LE(improved[i], decoded[i] + 1e-9) << row;
   }
 }
 

@@ -1,6 +1,7 @@
 #include "tsp/heuristics.h"
 
 #include <algorithm>
+#include <functional>
 #include <limits>
 #include <numeric>
 #include <stdexcept>
@@ -104,6 +105,23 @@ class ArrayTour {
       j = (j + size() - 1) % size();
     }
   }
+  // Moves the `length` cities from `first` forward to between `after` (outside
+  // them) and its successor, reversed if asked. O(n).
+  void move(int64_t first, int64_t length, int64_t after, bool reversed) {
+    Tour segment;
+    for (int64_t k = 0, city = first; k < length; ++k, city = next(city)) segment.push_back(city);
+    if (reversed) std::reverse(segment.begin(), segment.end());
+    Tour moved;
+    moved.reserve(tour_.size());
+    // Walk the rest of the cycle from the city after the segment.
+    for (int64_t k = 0, p = (pos_[first] + length) % size(); k < size() - length; ++k) {
+      const int64_t city = tour_[(p + k) % size()];
+      moved.push_back(city);
+      if (city == after) moved.insert(moved.end(), segment.begin(), segment.end());
+    }
+    tour_ = std::move(moved);
+    for (size_t i = 0; i < tour_.size(); ++i) pos_[tour_[i]] = static_cast<int64_t>(i);
+  }
   [[nodiscard]] const Tour& tour() const { return tour_; }
 
  private:
@@ -114,51 +132,108 @@ class ArrayTour {
 
 }  // namespace
 
-Tour two_opt(const std::vector<Point>& cities, Tour tour, int64_t neighbours) {
+namespace {
+
+using Distance = std::function<double(int64_t, int64_t)>;
+
+// The best 2-opt move at city a over its candidate list, applied: true if the tour
+// changed (the four cities involved are queued again).
+bool improve_two_opt(ArrayTour& t, int64_t a, const std::vector<int64_t>& candidates,
+                     const Distance& d, std::vector<int64_t>& touched) {
+  for (int direction = 0; direction < 2; ++direction) {
+    const int64_t b = direction == 0 ? t.next(a) : t.prev(a);
+    const double d_ab = d(a, b);
+    for (const int64_t c : candidates) {
+      const double d_ac = d(a, c);
+      if (d_ac >= d_ab) break;  // sorted lists: no gain further on
+      const int64_t e = direction == 0 ? t.next(c) : t.prev(c);
+      if (c == b || e == a) continue;
+      if (d_ab + d(c, e) - d_ac - d(b, e) > 1e-10) {
+        // Edges (a,b),(c,e) become (a,c),(b,e).
+        if (direction == 0)
+          t.reverse(b, c);
+        else
+          t.reverse(a, e);
+        touched = {a, b, c, e};
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+// An Or-opt move of a segment of 1-3 cities that starts or ends at city a: the
+// segment leaves its place (p, segment, q becomes p, q) and goes between two
+// adjacent cities x, y near one of its ends, in the cheaper orientation.
+bool improve_or_opt(ArrayTour& t, int64_t a, const std::vector<std::vector<int64_t>>& lists,
+                    const Distance& d, std::vector<int64_t>& touched, int64_t n) {
+  for (int64_t length = 1; length <= 3 && length + 3 <= n; ++length) {
+    for (int direction = 0; direction < 2; ++direction) {
+      // The segment in forward order: first .. last, a at one end.
+      int64_t first = a, last = a;
+      for (int64_t k = 1; k < length; ++k) {
+        if (direction == 0) last = t.next(last); else first = t.prev(first);
+      }
+      const int64_t p = t.prev(first), q = t.next(last);
+      const double removed = d(p, first) + d(last, q) - d(p, q);
+      const auto inside = [&](int64_t city) {
+        for (int64_t k = 0, c = first; k < length; ++k, c = t.next(c)) {
+          if (c == city) return true;
+        }
+        return false;
+      };
+      for (const int64_t end : {first, last}) {
+        for (const int64_t c : lists[end]) {
+          if (d(end, c) >= removed) break;  // the new edge at `end` alone costs the gain
+          if (inside(c)) continue;
+          for (const int64_t x : {c, t.prev(c)}) {
+            const int64_t y = t.next(x);
+            if (inside(x) || inside(y)) continue;
+            const double forward = d(x, first) + d(last, y), backward = d(x, last) + d(first, y);
+            if (removed - (std::min(forward, backward) - d(x, y)) > 1e-10) {
+              t.move(first, length, x, backward < forward);
+              touched = {first, last, p, q, x, y};
+              return true;
+            }
+          }
+        }
+      }
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+Tour local_search(const std::vector<Point>& cities, Tour tour, bool or_opt, int64_t neighbours) {
   const auto n = static_cast<int64_t>(cities.size());
   if (n < 5) return tour;
   const auto lists = nearest_lists(cities, neighbours);
   ArrayTour t(std::move(tour));
-  const auto d = [&](int64_t a, int64_t b) { return distance(cities[a], cities[b]); };
-  std::vector<int64_t> queue(n);
+  const Distance d = [&](int64_t a, int64_t b) { return distance(cities[a], cities[b]); };
+  std::vector<int64_t> queue(n), touched;
   std::iota(queue.begin(), queue.end(), 0);
   std::vector<bool> queued(n, true);  // don't-look bits, inverted
   size_t head = 0;
   while (head < queue.size()) {
     const int64_t a = queue[head++];
     queued[a] = false;
-    bool improved = false;
-    for (int direction = 0; direction < 2 && !improved; ++direction) {
-      const int64_t b = direction == 0 ? t.next(a) : t.prev(a);
-      const double d_ab = d(a, b);
-      for (const int64_t c : lists[a]) {
-        const double d_ac = d(a, c);
-        if (d_ac >= d_ab) break;  // sorted lists: no gain further on
-        const int64_t e = direction == 0 ? t.next(c) : t.prev(c);
-        if (c == b || e == a) continue;
-        if (d_ab + d(c, e) - d_ac - d(b, e) > 1e-10) {
-          // Edges (a,b),(c,e) become (a,c),(b,e).
-          if (direction == 0)
-            t.reverse(b, c);
-          else
-            t.reverse(a, e);
-          for (const int64_t city : {a, b, c, e}) {
-            if (!queued[city]) queued[city] = true, queue.push_back(city);
-          }
-          improved = true;
-          break;
-        }
+    if (improve_two_opt(t, a, lists[a], d, touched) ||
+        (or_opt && improve_or_opt(t, a, lists, d, touched, n))) {
+      touched.push_back(a);
+      for (const int64_t city : touched) {
+        if (!queued[city]) queued[city] = true, queue.push_back(city);
       }
     }
-    if (improved && !queued[a]) queued[a] = true, queue.push_back(a);
   }
   return t.tour();
 }
 
-void two_opt_all(const std::vector<std::vector<Point>>& cities, std::vector<Tour>& tours) {
+void local_search_all(const std::vector<std::vector<Point>>& cities, std::vector<Tour>& tours,
+                      bool or_opt) {
   const auto count = static_cast<int64_t>(cities.size());
 #pragma omp parallel for schedule(dynamic)
-  for (int64_t i = 0; i < count; ++i) tours[i] = two_opt(cities[i], tours[i]);
+  for (int64_t i = 0; i < count; ++i) tours[i] = local_search(cities[i], tours[i], or_opt);
 }
 
 std::vector<Tour> construct_all(const std::string& method,

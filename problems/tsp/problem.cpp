@@ -62,10 +62,10 @@ torch::Tensor TspProblem::construct(const std::string& method, const Instances& 
 
 torch::Tensor TspProblem::improve(const std::string& method, const Instances& instances,
                                   const torch::Tensor& actions) const {
-  if (method != "2opt")
-    throw std::invalid_argument("unknown TSP improvement '" + method + "' (2opt)");
+  if (method != "2opt" && method != "oropt")
+    throw std::invalid_argument("unknown TSP improvement '" + method + "' (2opt, oropt)");
   auto tours = tours_of(actions);
-  two_opt_all(cities_of(instances), tours);
+  local_search_all(cities_of(instances), tours, method == "oropt");
   return tensor_of(tours);
 }
 

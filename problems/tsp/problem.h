@@ -32,7 +32,7 @@ class TspProblem final : public RoutingProblem {
   // nn (nearest neighbour) or farthest (farthest insertion).
   [[nodiscard]] torch::Tensor construct(const std::string& method,
                                         const Instances& instances) const override;
-  // 2opt (neighbour-list 2-opt).
+  // 2opt (neighbour-list 2-opt) or oropt (2-opt and Or-opt moves).
   [[nodiscard]] torch::Tensor improve(const std::string& method, const Instances& instances,
                                       const torch::Tensor& actions) const override;
   [[nodiscard]] std::unique_ptr<RoutingEnvironment> environment(

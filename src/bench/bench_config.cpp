@@ -83,7 +83,10 @@ BenchConfig read_bench_config(const std::filesystem::path& path) {
   c.scale_at = scalar<std::string>(path, table, "scale_at", c.scale_at);
   c.decodes = list<std::string>(path, table, "decodes", c.decodes);
   c.methods = list<std::string>(path, table, "methods", {});
-  c.improve = scalar<std::string>(path, table, "improve", "");
+  // One local search as a string, or several as a list.
+  c.improve = table.get("improve") != nullptr && table.get("improve")->is_string()
+                  ? std::vector<std::string>{scalar<std::string>(path, table, "improve", "")}
+                  : list<std::string>(path, table, "improve", {});
   c.improve_both = scalar<bool>(path, table, "improve_both", false);
   c.bound = scalar<bool>(path, table, "bound", false);
   c.batch = scalar<int64_t>(path, table, "batch", 0);

@@ -17,8 +17,9 @@
 //   scale_at = "all"                   # encoder or all (encoder and glimpse)
 //   decodes = ["greedy"]               # greedy, sample:K, aug8
 //   methods = ["nn", "nn+2opt"]        # classical rows (optional)
-//   improve = ""                       # local search after every policy row (optional)
-//   improve_both = false               # rows with and without that local search
+//   improve = "2opt"                   # local search after every policy row (optional;
+//                                      # a list gives rows for each: ["2opt", "oropt"])
+//   improve_both = false               # rows without local search as well
 //   bound = false                      # a "bound" row: the problem's cost bound (bpp3d)
 //   batch = 0                          # instances decoded together; 0: by size and threads
 //   reference = "costs.csv"            # optional "n,cost" rows: gap columns
@@ -45,8 +46,8 @@ struct BenchConfig {
   std::string scale_at = "all";             // where scales apply
   std::vector<std::string> decodes{"greedy"};  // decoding strategies (rows)
   std::vector<std::string> methods;            // classical method rows, "nn" or "nn+2opt"
-  std::string improve;                         // local search after policy rows, or empty
-  bool improve_both = false;                   // policy rows with and without `improve`
+  std::vector<std::string> improve;             // local searches after policy rows (rows each)
+  bool improve_both = false;                   // policy rows without `improve` as well
   bool bound = false;                          // add the problem's cost bound as a row
   int64_t batch = 0;                           // decode chunk; 0 = chosen by size and threads
   std::filesystem::path reference;             // optional reference costs per size

@@ -94,8 +94,11 @@ std::pair<double, double> summary(const BenchCell& cell) {
 }  // namespace
 
 int64_t bench_workload(const BenchConfig& c) {
+  // Each decode gives a row as decoded (unless only improved rows are asked for)
+  // and one per local search.
+  const size_t variants = (c.improve.empty() || c.improve_both ? 1 : 0) + c.improve.size();
   const int64_t policy_rows =
-      static_cast<int64_t>(c.models.size() * c.scales.size() * c.decodes.size());
+      static_cast<int64_t>(c.models.size() * c.scales.size() * c.decodes.size() * variants);
   const int64_t blocks =
       static_cast<int64_t>(std::max({size_t{1}, c.capacities.size(), c.bases.size()}));
   const int64_t rows =
@@ -150,22 +153,24 @@ BenchResult run_bench(const BenchConfig& c, uint64_t seed_offset,
   BenchResult result;
   result.blocks = blocks;
   result.reference = read_reference(c.reference);
-  const auto row_name = [&](size_t k, size_t s, size_t d, bool improved) {
+  // `improvement` "": the policy row as decoded.
+  const auto row_name = [&](size_t k, size_t s, size_t d, const std::string& improvement) {
     std::string name = blocks[k] + scale_label(c.scales[s]);
     if (c.decodes.size() > 1) name += " (" + c.decodes[d] + ")";
-    if (improved) name += " + " + c.improve;
+    if (!improvement.empty()) name += " + " + improvement;
     return name;
   };
-  // Policy rows as decoded, and/or after the local search.
+  // Policy rows as decoded, and/or after each local search.
   const bool plain_rows = c.improve.empty() || c.improve_both;
-  const bool improved_rows = !c.improve.empty();
-  std::vector<bool> variants;
-  if (plain_rows) variants.push_back(false);
-  if (improved_rows) variants.push_back(true);
+  std::vector<std::string> variants;
+  if (plain_rows) variants.emplace_back();
+  variants.insert(variants.end(), c.improve.begin(), c.improve.end());
   for (size_t k = 0; k < blocks.size(); ++k) {
     for (size_t s = 0; s < scales.size() && !agents.empty(); ++s) {
       for (size_t d = 0; d < decodes.size(); ++d) {
-        for (const bool improved : variants) result.rows.push_back(row_name(k, s, d, improved));
+        for (const auto& improvement : variants) {
+          result.rows.push_back(row_name(k, s, d, improvement));
+        }
       }
     }
     for (const auto& m : c.methods) result.rows.push_back(blocks[k] + m);
@@ -220,11 +225,11 @@ BenchResult run_bench(const BenchConfig& c, uint64_t seed_offset,
               auto [actions, took] = measured([&] {
                 return solve(*agent, instances, decodes[d], chunk_for(c, n), gen).actions;
               });
-              if (plain_rows) record(row_name(k, s, d, false), n, instances, actions, took);
-              if (improved_rows) {
+              if (plain_rows) record(row_name(k, s, d, ""), n, instances, actions, took);
+              for (const auto& improvement : c.improve) {
                 auto [improved, more] =
-                    measured([&] { return problem->improve(c.improve, instances, actions); });
-                record(row_name(k, s, d, true), n, instances, improved,
+                    measured([&] { return problem->improve(improvement, instances, actions); });
+                record(row_name(k, s, d, improvement), n, instances, improved,
                        {took.seconds + more.seconds, std::fmax(took.peak_mib, more.peak_mib)});
               }
             }

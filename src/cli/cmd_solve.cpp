@@ -88,7 +88,7 @@ int run_solve(int argc, char** argv) {
                                      "savings (cvrp); heightmap (bpp3d)",
                                      cxxopts::value<std::string>()->default_value("am"))(
       "decode", "greedy, sample:K or aug8", cxxopts::value<std::string>()->default_value("greedy"))(
-      "improve", "local search after any method: 2opt (tsp), local (cvrp)",
+      "improve", "local search after any method: 2opt or oropt (tsp), local (cvrp)",
       cxxopts::value<std::string>())("batch",
                                      "instances decoded together (default: 64, or fewer so that "
                                      "every thread decodes a chunk)",
