@@ -47,6 +47,16 @@ TEST(Window, GridSearchFindsTheNearestNodesEvenWithTiesAndClusters) {
   }
 }
 
+TEST(Window, GridSearchIsExactOnUniformPointsAtTheEncoderSize) {
+  auto gen = at::make_generator<at::CPUGeneratorImpl>(13);
+  const auto points = torch::rand({1, 1600, 2}, gen);
+  const auto found = nn::nearest_nodes(points, 100)[0];
+  const auto p = points[0].to(torch::kDouble);
+  const auto distance = torch::cdist(p, p);
+  const auto truth = std::get<0>(distance.sort(1)).slice(1, 0, 100);
+  EXPECT_TRUE(torch::allclose(distance.gather(1, found), truth, 0, 1e-9));
+}
+
 TEST(Window, FusedKernelMatchesTheDifferentiablePath) {
   auto gen = at::make_generator<at::CPUGeneratorImpl>(12);
   const int64_t B = 2, M = 4, n = 60, d = 8, K = 9;

@@ -31,6 +31,7 @@ void grid_nearest(const float* xy, int64_t n, int64_t k, int64_t* out) {
   std::vector<int64_t> fill(start.begin(), start.end() - 1);
   for (int64_t i = 0; i < n; ++i) order[fill[home[i]]++] = i;
 
+  constexpr double kFar = std::numeric_limits<double>::infinity();
 #pragma omp parallel
   {
     std::vector<std::pair<double, int64_t>> found;  // (squared distance, index)
@@ -55,14 +56,20 @@ void grid_nearest(const float* xy, int64_t n, int64_t k, int64_t* out) {
             if (ring == 0) break;
           }
         }
-        // Cells beyond this ring are at least ring * cell away.
+        // Points outside the searched block of cells are at least as far as the
+        // block's nearest open side (sides at the grid's edge have none beyond).
         if (static_cast<int64_t>(found.size()) >= k) {
           std::nth_element(found.begin(), found.begin() + (k - 1), found.end());
-          const double reach = double(ring) * cell;
-          if (found[k - 1].first <= reach * reach) break;
+          const double reach = std::min({
+              cx - ring > 0 ? x - (lo_x + double(cx - ring) * cell) : kFar,
+              cx + ring < side - 1 ? lo_x + double(cx + ring + 1) * cell - x : kFar,
+              cy - ring > 0 ? y - (lo_y + double(cy - ring) * cell) : kFar,
+              cy + ring < side - 1 ? lo_y + double(cy + ring + 1) * cell - y : kFar});
+          if (reach >= kFar || found[k - 1].first < reach * reach * (1 - 1e-9)) break;
         }
       }
-      std::partial_sort(found.begin(), found.begin() + k, found.end());
+      // The last ring's nth_element left the k nearest in front.
+      std::sort(found.begin(), found.begin() + k);
       for (int64_t j = 0; j < k; ++j) out[i * k + j] = found[j].second;
     }
   }
