@@ -37,6 +37,14 @@ TEST(BenchConfig, ErrorsNameFileAndLine) {
   expect_error(broken("missing.toml"), "no such file");
 }
 
+TEST(BenchConfig, LocalSearchNamesAreDistinctAndNonEmpty) {
+  const auto dir = test::scratch_dir("bench-improve-names");
+  for (const auto* improve : {"\"\"", "[\"2opt\", \"2opt\"]", "[\"oropt\", \"\"]"}) {
+    std::ofstream(dir / "c.toml") << "name = \"c\"\nsizes = [10]\nimprove = " << improve << "\n";
+    expect_error(dir / "c.toml", "c.toml:3: 'improve' needs distinct, non-empty names");
+  }
+}
+
 TEST(BenchConfig, ShippedExperimentsParse) {
   for (const auto* name :
        {"tsp_extrapolation.toml", "tsp_extrapolation_unit.toml", "tsp_extrapolation_kool.toml",

@@ -55,6 +55,21 @@ TEST(TspHeuristics, NeighbourListTwoOptImprovesLargeInstances) {
   EXPECT_LT(tour_length(cities, improved), 0.9 * tour_length(cities, start));
 }
 
+TEST(TspHeuristics, LocalSearchKeepsSmallToursValid) {
+  // Down to five cities, where Or-opt has only one or two segment lengths left.
+  for (int64_t n = 5; n <= 8; ++n) {
+    for (unsigned seed = 0; seed < 10; ++seed) {
+      const auto cities = random_cities(n, seed);
+      const auto start = nearest_neighbour(cities);
+      for (const bool or_opt : {false, true}) {
+        const auto improved = local_search(cities, start, or_opt);
+        check_tour(improved, n);
+        EXPECT_LE(tour_length(cities, improved), tour_length(cities, start) + 1e-12);
+      }
+    }
+  }
+}
+
 TEST(TspHeuristics, OrOptMovesShortenTwoOptimalTours) {
   // From 2-opt local optima, segment moves still find gains (about 2-3% here).
   double two_opt_total = 0, or_opt_total = 0;

@@ -1,7 +1,6 @@
 #include "tsp/heuristics.h"
 
 #include <algorithm>
-#include <functional>
 #include <limits>
 #include <numeric>
 #include <stdexcept>
@@ -130,16 +129,16 @@ class ArrayTour {
   std::vector<int64_t> pos_;  // position of each city in tour_
 };
 
-}  // namespace
-
-namespace {
-
-using Distance = std::function<double(int64_t, int64_t)>;
+// Distances between cities by index (a plain functor, so that the hot loops inline it).
+struct Distances {
+  const std::vector<Point>& cities;
+  double operator()(int64_t a, int64_t b) const { return distance(cities[a], cities[b]); }
+};
 
 // The best 2-opt move at city a over its candidate list, applied: true if the tour
 // changed (the four cities involved are queued again).
 bool improve_two_opt(ArrayTour& t, int64_t a, const std::vector<int64_t>& candidates,
-                     const Distance& d, std::vector<int64_t>& touched) {
+                     const Distances& d, std::vector<int64_t>& touched) {
   for (int direction = 0; direction < 2; ++direction) {
     const int64_t b = direction == 0 ? t.next(a) : t.prev(a);
     const double d_ab = d(a, b);
@@ -166,9 +165,11 @@ bool improve_two_opt(ArrayTour& t, int64_t a, const std::vector<int64_t>& candid
 // segment leaves its place (p, segment, q becomes p, q) and goes between two
 // adjacent cities x, y near one of its ends, in the cheaper orientation.
 bool improve_or_opt(ArrayTour& t, int64_t a, const std::vector<std::vector<int64_t>>& lists,
-                    const Distance& d, std::vector<int64_t>& touched, int64_t n) {
+                    const Distances& d, std::vector<int64_t>& touched, int64_t n) {
   for (int64_t length = 1; length <= 3 && length + 3 <= n; ++length) {
-    for (int direction = 0; direction < 2; ++direction) {
+    // A single city is the same segment either way, with one end.
+    const int sides = length == 1 ? 1 : 2;
+    for (int direction = 0; direction < sides; ++direction) {
       // The segment in forward order: first .. last, a at one end.
       int64_t first = a, last = a;
       for (int64_t k = 1; k < length; ++k) {
@@ -182,7 +183,8 @@ bool improve_or_opt(ArrayTour& t, int64_t a, const std::vector<std::vector<int64
         }
         return false;
       };
-      for (const int64_t end : {first, last}) {
+      for (int side = 0; side < sides; ++side) {
+        const int64_t end = side == 0 ? first : last;
         for (const int64_t c : lists[end]) {
           if (d(end, c) >= removed) break;  // the new edge at `end` alone costs the gain
           if (inside(c)) continue;
@@ -210,7 +212,7 @@ Tour local_search(const std::vector<Point>& cities, Tour tour, bool or_opt, int6
   if (n < 5) return tour;
   const auto lists = nearest_lists(cities, neighbours);
   ArrayTour t(std::move(tour));
-  const Distance d = [&](int64_t a, int64_t b) { return distance(cities[a], cities[b]); };
+  const Distances d{cities};
   std::vector<int64_t> queue(n), touched;
   std::iota(queue.begin(), queue.end(), 0);
   std::vector<bool> queued(n, true);  // don't-look bits, inverted

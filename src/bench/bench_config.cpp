@@ -2,6 +2,7 @@
 
 #include <toml++/toml.h>
 
+#include <algorithm>
 #include <set>
 #include <stdexcept>
 
@@ -87,6 +88,14 @@ BenchConfig read_bench_config(const std::filesystem::path& path) {
   c.improve = table.get("improve") != nullptr && table.get("improve")->is_string()
                   ? std::vector<std::string>{scalar<std::string>(path, table, "improve", "")}
                   : list<std::string>(path, table, "improve", {});
+  for (size_t i = 0; i < c.improve.size(); ++i) {
+    const auto& name = c.improve[i];
+    if (name.empty() || std::find(c.improve.begin(), c.improve.begin() + i, name) !=
+                            c.improve.begin() + i) {
+      throw std::invalid_argument(where(path, *table.get("improve")) +
+                                  ": 'improve' needs distinct, non-empty names");
+    }
+  }
   c.improve_both = scalar<bool>(path, table, "improve_both", false);
   c.bound = scalar<bool>(path, table, "bound", false);
   c.batch = scalar<int64_t>(path, table, "batch", 0);

@@ -60,12 +60,14 @@ void grid_nearest(const float* xy, int64_t n, int64_t k, int64_t* out) {
         // block's nearest open side (sides at the grid's edge have none beyond).
         if (static_cast<int64_t>(found.size()) >= k) {
           std::nth_element(found.begin(), found.begin() + (k - 1), found.end());
-          const double reach = std::min({
+          // Less a margin for rounding in the cell assignment; never negative.
+          const double reach = std::max(0.0, std::min({
               cx - ring > 0 ? x - (lo_x + double(cx - ring) * cell) : kFar,
               cx + ring < side - 1 ? lo_x + double(cx + ring + 1) * cell - x : kFar,
               cy - ring > 0 ? y - (lo_y + double(cy - ring) * cell) : kFar,
-              cy + ring < side - 1 ? lo_y + double(cy + ring + 1) * cell - y : kFar});
-          if (reach >= kFar || found[k - 1].first < reach * reach * (1 - 1e-9)) break;
+              cy + ring < side - 1 ? lo_y + double(cy + ring + 1) * cell - y : kFar}) -
+              1e-12 * extent);
+          if (reach >= kFar || found[k - 1].first < reach * reach) break;
         }
       }
       // The last ring's nth_element left the k nearest in front.

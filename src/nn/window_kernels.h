@@ -11,7 +11,7 @@ namespace eie::nn {
 // distance ties by index: out [n, k]. A uniform grid over
 // the bounding box holding about k/4 points per cell; each point searches rings
 // of cells until no unseen cell can hold a nearer point: O(n k log k) for
-// spread-out points.
+// spread-out points. Requires 1 <= k <= n.
 void grid_nearest(const float* xy, int64_t n, int64_t k, int64_t* out);
 
 // Attention of every node over its K neighbours, all heads: q, k, v node-major
