@@ -5,7 +5,9 @@
 # OMP_WAIT_POLICY=PASSIVE. CVRP: greedy inference at n = 100 and 1600 with Kool
 # et al.'s reference model (speed does not depend on the weights). 3D packing:
 # environment steps per second on one core, and greedy attend2pack on 16
-# instances of 1600 boxes. Run on an otherwise idle machine. Writes results/speed.md.
+# instances of 1600 boxes. Run on an otherwise idle machine. Rewrites the part of
+# results/speed.md between its "speed.sh: begin" and "speed.sh: end" markers; the
+# notes around them are kept.
 # usage: experiments/speed.sh [THREADS]   (from the repository root, after scripts/setup.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -68,10 +70,14 @@ packing_rows() {
   echo "| environment steps per second, one core (\`build/experiments/bpp3d_step_speed\`) | $(build/experiments/bpp3d_step_speed 50000 | sed -E 's/.*: ([0-9]+) steps.*/\1/') (target >= 10,000) |"
 }
 
+page=results/speed.md
+begin='<!-- speed.sh: begin -->' end='<!-- speed.sh: end -->'
+if ! grep -qF "$begin" "$page" || ! grep -qF "$end" "$page"; then
+  echo "speed.sh: $page lacks the lines '$begin' and '$end'" >&2
+  exit 1
+fi
 {
-  echo "# Speed ($threads threads, $(nproc) cores)"
-  echo
-  echo "Command: \`experiments/speed.sh $threads\` on an idle machine ($(date -u +%Y-%m-%d))."
+  echo "Command: \`experiments/speed.sh $threads\` on an idle machine ($(date -u +%Y-%m-%d), $threads threads, $(nproc) cores)."
   echo
   echo "## TSP"
   echo
@@ -94,4 +100,10 @@ packing_rows() {
   echo "| measure | value |"
   echo "|---|---|"
   packing_rows
-} | tee results/speed.md
+} | tee "$work/measured.md"
+# The page with the measured block replaced (written whole, then renamed).
+awk -v begin="$begin" -v end="$end" -v measured="$work/measured.md" '
+  $0 == begin { print; while ((getline line < measured) > 0) print line; skipping = 1; next }
+  $0 == end { skipping = 0 }
+  !skipping' "$page" > "$page.tmp"
+mv "$page.tmp" "$page"
