@@ -135,8 +135,8 @@ struct Distances {
   double operator()(int64_t a, int64_t b) const { return distance(cities[a], cities[b]); }
 };
 
-// The best 2-opt move at city a over its candidate list, applied: true if the tour
-// changed (the four cities involved are queued again).
+// The first improving 2-opt move at city a over its candidate list, applied: true
+// if the tour changed (the four cities involved are queued again).
 bool improve_two_opt(ArrayTour& t, int64_t a, const std::vector<int64_t>& candidates,
                      const Distances& d, std::vector<int64_t>& touched) {
   for (int direction = 0; direction < 2; ++direction) {
@@ -161,45 +161,59 @@ bool improve_two_opt(ArrayTour& t, int64_t a, const std::vector<int64_t>& candid
   return false;
 }
 
-// An Or-opt move of a segment of 1-3 cities that starts or ends at city a: the
-// segment leaves its place (p, segment, q becomes p, q) and goes between two
-// adjacent cities x, y near one of its ends, in the cheaper orientation.
+// 1-3 consecutive cities of the tour, in forward order.
+struct Segment {
+  int64_t cities[3];
+  int64_t length;
+  [[nodiscard]] int64_t first() const { return cities[0]; }
+  [[nodiscard]] int64_t last() const { return cities[length - 1]; }
+  [[nodiscard]] bool holds(int64_t city) const {
+    return std::find(cities, cities + length, city) != cities + length;
+  }
+};
+
+// The segment moved, if that saves more than `removed` costs, to between two
+// adjacent cities x, y near one of its ends, in the cheaper orientation; x and y
+// join `touched`.
+bool insert_segment(ArrayTour& t, const Segment& s, double removed,
+                    const std::vector<std::vector<int64_t>>& lists, const Distances& d,
+                    std::vector<int64_t>& touched) {
+  for (const int64_t end : {s.first(), s.last()}) {
+    for (const int64_t c : lists[end]) {
+      if (d(end, c) >= removed) break;  // the new edge at `end` alone costs the gain
+      if (s.holds(c)) continue;
+      for (const int64_t x : {c, t.prev(c)}) {
+        const int64_t y = t.next(x);
+        if (s.holds(x) || s.holds(y)) continue;
+        const double forward = d(x, s.first()) + d(s.last(), y);
+        const double backward = d(x, s.last()) + d(s.first(), y);
+        if (removed - (std::min(forward, backward) - d(x, y)) > 1e-10) {
+          t.move(s.first(), s.length, x, backward < forward);
+          touched.push_back(x), touched.push_back(y);
+          return true;
+        }
+      }
+    }
+    if (s.length == 1) break;  // one end only
+  }
+  return false;
+}
+
+// The first improving Or-opt move of a segment of 1-3 cities that starts or ends at
+// city a: the segment leaves its place (p, segment, q becomes p, q) for a better one.
 bool improve_or_opt(ArrayTour& t, int64_t a, const std::vector<std::vector<int64_t>>& lists,
                     const Distances& d, std::vector<int64_t>& touched, int64_t n) {
   for (int64_t length = 1; length <= 3 && length + 3 <= n; ++length) {
-    // A single city is the same segment either way, with one end.
-    const int sides = length == 1 ? 1 : 2;
-    for (int direction = 0; direction < sides; ++direction) {
-      // The segment in forward order: first .. last, a at one end.
-      int64_t first = a, last = a;
-      for (int64_t k = 1; k < length; ++k) {
-        if (direction == 0) last = t.next(last); else first = t.prev(first);
-      }
-      const int64_t p = t.prev(first), q = t.next(last);
-      const double removed = d(p, first) + d(last, q) - d(p, q);
-      const auto inside = [&](int64_t city) {
-        for (int64_t k = 0, c = first; k < length; ++k, c = t.next(c)) {
-          if (c == city) return true;
-        }
-        return false;
-      };
-      for (int side = 0; side < sides; ++side) {
-        const int64_t end = side == 0 ? first : last;
-        for (const int64_t c : lists[end]) {
-          if (d(end, c) >= removed) break;  // the new edge at `end` alone costs the gain
-          if (inside(c)) continue;
-          for (const int64_t x : {c, t.prev(c)}) {
-            const int64_t y = t.next(x);
-            if (inside(x) || inside(y)) continue;
-            const double forward = d(x, first) + d(last, y), backward = d(x, last) + d(first, y);
-            if (removed - (std::min(forward, backward) - d(x, y)) > 1e-10) {
-              t.move(first, length, x, backward < forward);
-              touched = {first, last, p, q, x, y};
-              return true;
-            }
-          }
-        }
-      }
+    // A single city is the same segment either way.
+    for (int direction = 0; direction < (length == 1 ? 1 : 2); ++direction) {
+      Segment s{{}, length};
+      int64_t first = a;
+      for (int64_t k = 1; k < length && direction == 1; ++k) first = t.prev(first);
+      for (int64_t k = 0, city = first; k < length; ++k, city = t.next(city)) s.cities[k] = city;
+      const int64_t p = t.prev(s.first()), q = t.next(s.last());
+      const double removed = d(p, s.first()) + d(s.last(), q) - d(p, q);
+      touched = {s.first(), s.last(), p, q};
+      if (insert_segment(t, s, removed, lists, d, touched)) return true;
     }
   }
   return false;

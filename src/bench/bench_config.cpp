@@ -2,7 +2,6 @@
 
 #include <toml++/toml.h>
 
-#include <algorithm>
 #include <set>
 #include <stdexcept>
 
@@ -85,14 +84,13 @@ BenchConfig read_bench_config(const std::filesystem::path& path) {
   c.decodes = list<std::string>(path, table, "decodes", c.decodes);
   c.methods = list<std::string>(path, table, "methods", {});
   // One local search as a string, or several as a list.
-  c.improve = table.get("improve") != nullptr && table.get("improve")->is_string()
-                  ? std::vector<std::string>{scalar<std::string>(path, table, "improve", "")}
-                  : list<std::string>(path, table, "improve", {});
-  for (size_t i = 0; i < c.improve.size(); ++i) {
-    const auto& name = c.improve[i];
-    if (name.empty() || std::find(c.improve.begin(), c.improve.begin() + i, name) !=
-                            c.improve.begin() + i) {
-      throw std::invalid_argument(where(path, *table.get("improve")) +
+  if (const auto* improve = table.get("improve")) {
+    c.improve = improve->is_string()
+                    ? std::vector<std::string>{scalar<std::string>(path, table, "improve", "")}
+                    : list<std::string>(path, table, "improve", {});
+    const std::set<std::string> distinct(c.improve.begin(), c.improve.end());
+    if (distinct.size() != c.improve.size() || distinct.count("") > 0) {
+      throw std::invalid_argument(where(path, *improve) +
                                   ": 'improve' needs distinct, non-empty names");
     }
   }

@@ -22,7 +22,17 @@ namespace {
 
 // Instances decoded together: bounded memory at large n, and a chunk for every thread.
 int64_t chunk_for(const BenchConfig& c, int64_t n) {
-  return c.batch > 0 ? c.batch : chunk_per_thread(c.instances, std::clamp<int64_t>(12800 / n, 1, 64));
+  if (c.batch > 0) return c.batch;
+  return chunk_per_thread(c.instances, std::clamp<int64_t>(12800 / n, 1, 64));
+}
+
+// The rows each decode gives: "" as decoded (unless only improved rows are asked
+// for), then one per local search.
+std::vector<std::string> improvements(const BenchConfig& c) {
+  std::vector<std::string> variants;
+  if (c.improve.empty() || c.improve_both) variants.emplace_back();
+  variants.insert(variants.end(), c.improve.begin(), c.improve.end());
+  return variants;
 }
 
 // A row's attention: "NAME[:FILE][@K[/PARTS]]", K a window and PARTS where it
@@ -94,11 +104,8 @@ std::pair<double, double> summary(const BenchCell& cell) {
 }  // namespace
 
 int64_t bench_workload(const BenchConfig& c) {
-  // Each decode gives a row as decoded (unless only improved rows are asked for)
-  // and one per local search.
-  const size_t variants = (c.improve.empty() || c.improve_both ? 1 : 0) + c.improve.size();
-  const int64_t policy_rows =
-      static_cast<int64_t>(c.models.size() * c.scales.size() * c.decodes.size() * variants);
+  const int64_t policy_rows = static_cast<int64_t>(c.models.size() * c.scales.size() *
+                                                   c.decodes.size() * improvements(c).size());
   const int64_t blocks =
       static_cast<int64_t>(std::max({size_t{1}, c.capacities.size(), c.bases.size()}));
   const int64_t rows =
@@ -160,11 +167,7 @@ BenchResult run_bench(const BenchConfig& c, uint64_t seed_offset,
     if (!improvement.empty()) name += " + " + improvement;
     return name;
   };
-  // Policy rows as decoded, and/or after each local search.
-  const bool plain_rows = c.improve.empty() || c.improve_both;
-  std::vector<std::string> variants;
-  if (plain_rows) variants.emplace_back();
-  variants.insert(variants.end(), c.improve.begin(), c.improve.end());
+  const auto variants = improvements(c);
   for (size_t k = 0; k < blocks.size(); ++k) {
     for (size_t s = 0; s < scales.size() && !agents.empty(); ++s) {
       for (size_t d = 0; d < decodes.size(); ++d) {
@@ -225,8 +228,11 @@ BenchResult run_bench(const BenchConfig& c, uint64_t seed_offset,
               auto [actions, took] = measured([&] {
                 return solve(*agent, instances, decodes[d], chunk_for(c, n), gen).actions;
               });
-              if (plain_rows) record(row_name(k, s, d, ""), n, instances, actions, took);
-              for (const auto& improvement : c.improve) {
+              for (const auto& improvement : variants) {
+                if (improvement.empty()) {
+                  record(row_name(k, s, d, ""), n, instances, actions, took);
+                  continue;
+                }
                 auto [improved, more] =
                     measured([&] { return problem->improve(improvement, instances, actions); });
                 record(row_name(k, s, d, improvement), n, instances, improved,
