@@ -73,15 +73,24 @@ std::map<std::string, h5::Attribute> encoder_spec(const std::string& problem,
 
 Trajectory decode_then_score(
     const std::function<Trajectory()>& decode,
-    const std::function<torch::Tensor(const torch::Tensor& actions)>& score) {
+    const std::function<torch::Tensor(const torch::Tensor& actions)>& score, int64_t forced_steps) {
   Trajectory t;
   {
     torch::NoGradGuard no_grad;
     t = decode();
   }
   t.step_log_probs = score(t.actions);
-  t.log_likelihood = t.step_log_probs.sum(1);
+  t.log_likelihood = own_log_likelihood(t.step_log_probs, forced_steps);
   return t;
+}
+
+StartedInstances with_starts(const Instances& instances, const torch::Tensor& starts) {
+  if (!starts.defined()) return {instances, {}, 1};
+  if (starts.dim() != 2 || starts.size(0) != instances.count()) {
+    throw std::invalid_argument("multi-start: expected one row of first actions per instance");
+  }
+  const int64_t K = starts.size(1);
+  return {instances.repeat_each(K), starts.reshape({-1, 1}), K};
 }
 
 }  // namespace eie::policy

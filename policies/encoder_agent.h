@@ -20,9 +20,20 @@ namespace eie::policy {
 // Training's trajectory with gradients: `decode` runs without them, then `score`
 // gives the decoded actions' per-step log-probabilities with them, every step at
 // once: the values and gradients of decoding with gradients, in batched products.
+// The log-likelihood leaves out the first `forced_steps` (forced, not chosen).
 [[nodiscard]] Trajectory decode_then_score(
     const std::function<Trajectory()>& decode,
-    const std::function<torch::Tensor(const torch::Tensor& actions)>& score);
+    const std::function<torch::Tensor(const torch::Tensor& actions)>& score, int64_t forced_steps);
+
+// Multi-start: `instances` with each row repeated once per start (K = starts.size(1)),
+// and the starts as the forced first actions [B K, 1]; the instances unchanged and
+// an undefined tensor without starts.
+struct StartedInstances {
+  Instances instances;  // [B K] rows
+  torch::Tensor forced;  // [B K, 1] or undefined
+  int64_t starts = 1;    // K
+};
+[[nodiscard]] StartedInstances with_starts(const Instances& instances, const torch::Tensor& starts);
 
 // Checkpoint attributes that rebuild such a network.
 [[nodiscard]] std::map<std::string, h5::Attribute> encoder_spec(const std::string& problem,

@@ -92,6 +92,29 @@ TEST(Cli, BadFlagsAndValues) {
   EXPECT_NE(eie("frobnicate").exit_code, 0);
 }
 
+TEST(Cli, BadMultiStartOptions) {
+  const auto dir = test::scratch_dir("cli-multistart");
+  const auto run = (dir / "run").string();
+  const std::string train = "train --n 10 --epochs 1 --steps 1 --batch 4 --val-size 4 --out " + run;
+  expect_clean_failure(eie(train + " --baseline multistart --starts 0"), "--starts");
+  expect_clean_failure(eie(train + " --baseline multistart --starts 11"), "--starts 11");
+  expect_clean_failure(eie(train + " --baseline multistart --augment 4"), "--augment 4");
+  expect_clean_failure(
+      eie("train --problem bpp3d --n 10 --epochs 1 --steps 1 --batch 2 --baseline multistart "
+          "--augment 8 --out " + run),
+      "no 8 symmetries");
+  expect_clean_failure(eie(train + " --baseline greedy"), "--baseline");
+  expect_clean_failure(eie(train + " --baseline multistart --baseline-eval-size 10"),
+                       "--baseline-eval-size");
+  expect_clean_failure(eie(train + " --baseline multistart --paper-lr"), "--paper-lr");
+  expect_clean_failure(eie(train + " --starts 5"), "need --baseline multistart");
+  expect_clean_failure(eie(train + " --baseline multistart --teacher nn"), "--teacher");
+  EXPECT_FALSE(std::filesystem::exists(run));
+  const auto tsp = std::string(EIE_SOURCE_DIR) + "/data/instances/kroA100.tsp";
+  expect_clean_failure(eie("solve " + tsp + " --decode multistart:101"), "101 starts");
+  expect_clean_failure(eie("solve " + tsp + " --decode multistart:0"), "K >= 1");
+}
+
 TEST(Cli, BadScalePolicies) {
   const auto dir = test::scratch_dir("cli-scales");
   const auto model = model_file(dir, "tsp", "tsp").string();  // trained length N = 20, d = 16

@@ -20,13 +20,17 @@ torch::Tensor Attend2PackAgent::embed(const Instances& instances) {
 
 Trajectory Attend2PackAgent::run(const Instances& instances, Selection selection,
                                  std::optional<torch::Generator> generator,
-                                 const torch::Tensor& replayed) {
-  const auto env = problem_->environment(instances);
+                                 const torch::Tensor& replayed, const torch::Tensor& starts) {
+  // Multi-start packings encode every start's copy: the boxes' embeddings follow the
+  // packing state, so there is no encoding to share.
+  const auto started = with_starts(instances, starts);
+  const auto& forced = starts.defined() ? started.forced : replayed;
+  const auto env = problem_->environment(started.instances);
   const auto settings = plan(env->size());
   const auto embeddings = model_->encode(*env, settings.encoder);
   if (!torch::GradMode::is_enabled()) {
     return decode(*env, *model_->start(*env, embeddings, settings.glimpse), selection, generator,
-                  replayed);
+                  forced);
   }
   // Training: decode without gradients, keeping each step's inputs, then score
   // every step at once from them (a step-by-step graph costs more than the decoding).
@@ -34,11 +38,12 @@ Trajectory Attend2PackAgent::run(const Instances& instances, Selection selection
   return decode_then_score(
       [&] {
         return decode(*env, *model_->start(*env, embeddings.detach(), settings.glimpse, &steps),
-                      selection, generator, replayed);
+                      selection, generator, forced);
       },
       [&](const torch::Tensor& actions) {
         return model_->score(*env, steps, embeddings, settings.glimpse, actions);
-      });
+      },
+      forced_steps(selection, forced));
 }
 
 std::unique_ptr<Agent> Attend2PackAgent::clone() const {

@@ -20,29 +20,39 @@ torch::Tensor AttentionAgent::embed(const Instances& instances) {
 
 Trajectory AttentionAgent::run(const Instances& instances, Selection selection,
                                std::optional<torch::Generator> generator,
-                               const torch::Tensor& replayed) {
+                               const torch::Tensor& replayed, const torch::Tensor& starts) {
   const int64_t window = attention_.window;
+  const auto started = with_starts(instances, starts);
+  const auto& forced = starts.defined() ? started.forced : replayed;
+  const int64_t K = started.starts;
   if (window == 0 && torch::GradMode::is_enabled()) {
     // Training: encode once with gradients, decode without them, score with them.
-    const auto env = problem_->environment(instances);
-    const auto settings = plan(env->size());
-    const auto embeddings = model_->encode(*env, settings.encoder);
+    const auto settings = plan(problem_->size(instances));
+    const auto embeddings = model_->encode(*problem_->environment(instances), settings.encoder);
+    const auto env = problem_->environment(started.instances);
     return decode_then_score(
         [&] {
-          const auto decoding = problem_->environment(instances);
-          return decode(*decoding, *model_->start(*decoding, embeddings.detach(), settings),
-                        selection, generator, replayed);
+          const auto decoding = problem_->environment(started.instances);
+          return decode(*decoding, *model_->start(*decoding, embeddings.detach(), settings, K),
+                        selection, generator, forced);
         },
         [&](const torch::Tensor& actions) {
-          return model_->score(*env, embeddings, settings, actions);
-        });
+          return model_->score(*env, embeddings, settings, actions, K);
+        },
+        forced_steps(selection, forced));
   }
-  const auto env = problem_->environment(instances);
+  const auto env = problem_->environment(started.instances);
   if (tile_size() > 0 && tile_size() < env->size()) {
     throw std::invalid_argument("tiled decoding (--window-at tiles) applies to whole solves only");
   }
   if (!attention_.window_parts.view || window == 0 || window >= env->size()) {
-    return decode(*env, *model_->start(*env, plan(env->size())), selection, generator, replayed);
+    const auto settings = plan(env->size());
+    if (K > 1 && window == 0 && !attention_.probes) {  // encode once per instance, not per start
+      const auto embeddings = model_->encode(*problem_->environment(instances), settings.encoder);
+      return decode(*env, *model_->start(*env, embeddings, settings, K), selection, generator,
+                    forced);
+    }
+    return decode(*env, *model_->start(*env, settings), selection, generator, forced);
   }
   auto inside = attention_;  // a view is an instance of its own: no further window in it
   inside.window = 0;
@@ -52,7 +62,7 @@ Trajectory AttentionAgent::run(const Instances& instances, Selection selection,
         return encoder_plan(inside, model_->options().encoder, train_n_, k);
       },
       window);
-  return decode(*env, *policy, selection, generator, replayed);
+  return decode(*env, *policy, selection, generator, forced);
 }
 
 std::unique_ptr<Agent> AttentionAgent::clone() const {

@@ -33,7 +33,8 @@ class AttentionAgent final : public Agent {
  protected:
   [[nodiscard]] Trajectory run(const Instances& instances, Selection selection,
                                std::optional<torch::Generator> generator,
-                               const torch::Tensor& replayed) override;
+                               const torch::Tensor& replayed,
+                               const torch::Tensor& starts) override;
 
  private:
   std::shared_ptr<const RoutingProblem> problem_;  // environments and checks

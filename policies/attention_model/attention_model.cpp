@@ -22,13 +22,20 @@ torch::nn::Linear linear(int64_t in, int64_t out, bool bias) {
 // step is computed once: the glimpse and pointer keys and values, and each
 // node's contribution to the step context (project_step_context is linear, so
 // projecting all nodes once turns the per-step matmul into a gather).
+// With `group` K > 1 (multi-start), `env` holds K rows per encoded instance, the
+// K rows of an instance together: their K queries attend to the instance's keys at
+// once, so nothing of the encoded batch is repeated K times.
 class AttentionDecoder final : public StepPolicy {
  public:
   AttentionDecoder(AttentionModelImpl& model, const RoutingEnvironment& env,
                    const torch::Tensor& embeddings, AttentionSetting glimpse,
-                   int64_t pointer_window)
-      : model_(model), env_(env), glimpse_(glimpse), pointer_window_(pointer_window) {
+                   int64_t pointer_window, int64_t group = 1)
+      : model_(model), env_(env), glimpse_(glimpse), pointer_window_(pointer_window),
+        group_(group) {
     window_ = std::max(glimpse.window, pointer_window);
+    if (group > 1 && (window_ > 0 || glimpse.probe)) {
+      throw std::logic_error("multi-start decoder: windows and probes need one row per instance");
+    }
     if (window_ > 0) positions_ = env.node_features().slice(2, 0, 2);
     const auto& o = model.options();
     const int64_t E = o.encoder.embed_dim;
@@ -47,6 +54,7 @@ class AttentionDecoder final : public StepPolicy {
 
   torch::Tensor log_probs(const torch::Tensor& feasible) override {
     const auto ctx = env_.context();
+    if (group_ > 1) return grouped_log_probs(feasible, ctx);
     const auto query =
         ctx.placeholder
             ? fixed_context_ + placeholder_context_
@@ -66,27 +74,49 @@ class AttentionDecoder final : public StepPolicy {
   // feasible masks [B, T, n'], context nodes [B, T, k] and scalars [B, T, s]
   // (`placeholder`: steps before the first choice): the products of log_probs()
   // batched over the steps, for training. No windows.
+  // With a group of K, rows are [B K, T, ...] and the K rows of an instance are
+  // scored together as K T queries.
   torch::Tensor score(const torch::Tensor& feasible, const torch::Tensor& nodes,
                       const torch::Tensor& scalars, const std::vector<bool>& placeholder,
                       const torch::Tensor& actions) const {
     const int64_t T = feasible.size(1), E = model_.options().encoder.embed_dim;
-    auto step_part = step_context(nodes, scalars);
+    const int64_t B = fixed_context_.size(0), KT = group_ * T;
+    auto step_part = step_context(nodes.reshape({B, KT, nodes.size(2)}),
+                                  scalars.reshape({B, KT, scalars.size(2)}));
     if (std::find(placeholder.begin(), placeholder.end(), true) != placeholder.end()) {
       std::vector<uint8_t> flags(placeholder.begin(), placeholder.end());
-      const auto before_first =
-          torch::from_blob(flags.data(), {1, T, 1}, torch::kUInt8).to(torch::kBool);
+      const auto before_first = torch::from_blob(flags.data(), {1, 1, T, 1}, torch::kUInt8)
+                                    .to(torch::kBool)
+                                    .expand({1, group_, T, 1})
+                                    .reshape({1, KT, 1});
       step_part = torch::where(before_first, placeholder_context_.view({1, 1, E}), step_part);
     }
-    const auto query = fixed_context_.unsqueeze(1) + step_part;  // [B, T, E]
-    const auto infeasible = feasible.logical_not();
+    const auto query = fixed_context_.unsqueeze(1) + step_part;  // [B, K T, E]
+    const auto infeasible = feasible.logical_not().reshape({B, KT, feasible.size(2)});
     const auto refined =
         model_.project_out(nn::glimpse_steps(glimpse_memory_, query, infeasible, glimpse_.scale));
     return pointer_log_probs(torch::matmul(refined, logit_keys_), infeasible)
-        .gather(2, actions.unsqueeze(2))
-        .squeeze(2);
+        .gather(2, actions.reshape({B, KT}).unsqueeze(2))
+        .view({B * group_, T});
   }
 
  private:
+  // log_probs() for K rows per instance: the K queries of an instance at once.
+  torch::Tensor grouped_log_probs(const torch::Tensor& feasible, const RoutingContext& ctx) const {
+    const int64_t B = fixed_context_.size(0), K = group_, E = fixed_context_.size(1);
+    const auto query =
+        ctx.placeholder
+            ? (fixed_context_ + placeholder_context_).unsqueeze(1).expand({B, K, E})
+            : fixed_context_.unsqueeze(1) +
+                  step_context(ctx.nodes.view({B, K, ctx.nodes.size(1)}),
+                               ctx.scalars.view({B, K, ctx.scalars.size(1)}));  // [B, K, E]
+    const auto infeasible = feasible.logical_not().view({B, K, feasible.size(1)});
+    const auto refined =
+        model_.project_out(nn::glimpse_steps(glimpse_memory_, query, infeasible, glimpse_.scale));
+    return pointer_log_probs(torch::matmul(refined, logit_keys_), infeasible)
+        .view({B * K, feasible.size(1)});
+  }
+
   // The step-context part of the query from context nodes [B, T, k] and scalars
   // [B, T, s]: [B, T, E] (a gather per slot: the nodes were projected once).
   torch::Tensor step_context(const torch::Tensor& nodes, const torch::Tensor& scalars) const {
@@ -135,6 +165,7 @@ class AttentionDecoder final : public StepPolicy {
   const RoutingEnvironment& env_;            // where the step context comes from
   AttentionSetting glimpse_;                 // the glimpse's scale and window
   int64_t pointer_window_;                   // the pointer's window (0: every feasible node)
+  int64_t group_;                            // rows of the environment per encoded instance
   int64_t window_ = 0;                       // the larger of the two windows
   torch::Tensor positions_;                  // [B, n', 2] node positions, when windowed
   int64_t heads_ = 0;                        // M
@@ -257,7 +288,8 @@ torch::Tensor AttentionModelImpl::encode(const RoutingEnvironment& env,
 }
 
 torch::Tensor AttentionModelImpl::score(RoutingEnvironment& env, const torch::Tensor& embeddings,
-                                        const AttentionPlan& plan, const torch::Tensor& actions) {
+                                        const AttentionPlan& plan, const torch::Tensor& actions,
+                                        int64_t group) {
   std::vector<torch::Tensor> feasible, nodes, scalars;
   std::vector<bool> placeholder;
   {
@@ -275,7 +307,7 @@ torch::Tensor AttentionModelImpl::score(RoutingEnvironment& env, const torch::Te
     if (!env.done())
       throw std::invalid_argument("score: the solutions end before the problem does");
   }
-  const AttentionDecoder decoder(*this, env, embeddings, plan.glimpse, 0);
+  const AttentionDecoder decoder(*this, env, embeddings, plan.glimpse, 0, group);
   return decoder.score(torch::stack(feasible, 1), torch::stack(nodes, 1), torch::stack(scalars, 1),
                        placeholder, actions);
 }
@@ -292,9 +324,9 @@ std::unique_ptr<StepPolicy> AttentionModelImpl::start(const RoutingEnvironment& 
 
 std::unique_ptr<StepPolicy> AttentionModelImpl::start(const RoutingEnvironment& env,
                                                       const torch::Tensor& embeddings,
-                                                      const AttentionPlan& plan) {
+                                                      const AttentionPlan& plan, int64_t group) {
   return std::make_unique<AttentionDecoder>(*this, env, embeddings, plan.glimpse,
-                                            plan.pointer_window);
+                                            plan.pointer_window, group);
 }
 
 }  // namespace eie::policy

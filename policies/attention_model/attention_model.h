@@ -33,15 +33,16 @@ class AttentionModelImpl : public torch::nn::Module {
   torch::Tensor encode(const RoutingEnvironment& env, const std::vector<AttentionSetting>& encoder);
   // Encodes and returns the per-step policy bound to `env` (which must outlive it).
   std::unique_ptr<StepPolicy> start(const RoutingEnvironment& env, const AttentionPlan& plan);
-  // The same from embeddings already computed (encode()).
+  // The same from embeddings already computed (encode()); with `group` K, `env`
+  // holds K rows per row of `embeddings`, an instance's rows together (multi-start).
   std::unique_ptr<StepPolicy> start(const RoutingEnvironment& env, const torch::Tensor& embeddings,
-                                    const AttentionPlan& plan);
+                                    const AttentionPlan& plan, int64_t group = 1);
   // Log-probabilities [B, T] of given solutions from `embeddings`, every step at
   // once (training): `env` is stepped through `actions` (no network) for the
   // steps' masks and contexts, then the decoder's products run batched over the
-  // steps. Equal to the step-by-step values; no windows.
+  // steps. Equal to the step-by-step values; no windows. `group` as in start().
   torch::Tensor score(RoutingEnvironment& env, const torch::Tensor& embeddings,
-                      const AttentionPlan& plan, const torch::Tensor& actions);
+                      const AttentionPlan& plan, const torch::Tensor& actions, int64_t group = 1);
   // The same on local views of `window` candidates (WindowParts::view); plan_at(k)
   // gives the attention settings for a view of k nodes.
   std::unique_ptr<StepPolicy> start_local(const RoutingEnvironment& env,

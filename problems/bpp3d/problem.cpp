@@ -122,6 +122,15 @@ torch::Tensor Bpp3dProblem::cost_bound(const Instances& instances) const {
   return out;
 }
 
+torch::Tensor Bpp3dProblem::start_actions(const Instances& instances, int64_t K) const {
+  // Box b in the first of its orientations that fits the base (actions b * 6 + o).
+  const int64_t B = instances.count(), n = size(instances);
+  const auto boxes = spread_choices(n, K);
+  const auto fits = environment(instances)->feasible().view({B, n, kOrientations});
+  const auto first_fit = fits.index_select(1, boxes).to(torch::kByte).argmax(2);  // [B, K]
+  return boxes.unsqueeze(0) * kOrientations + first_fit;
+}
+
 std::vector<Instances> Bpp3dProblem::symmetries(const Instances& instances) const {
   return {instances};
 }

@@ -35,6 +35,7 @@ class Bpp3dProblem final : public Problem {
   [[nodiscard]] torch::Tensor check(const Instances& instances,
                                     const torch::Tensor& actions) const override;
   // Only the identity: positions are not invariant under reflections of the base.
+  [[nodiscard]] torch::Tensor start_actions(const Instances& instances, int64_t K) const override;
   [[nodiscard]] std::vector<Instances> symmetries(const Instances& instances) const override;
   // heightmap (the height-map greedy heuristic).
   [[nodiscard]] torch::Tensor construct(const std::string& method,

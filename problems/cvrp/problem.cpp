@@ -135,6 +135,11 @@ torch::Tensor CvrpProblem::check(const Instances& instances, const torch::Tensor
   return costs;
 }
 
+torch::Tensor CvrpProblem::start_actions(const Instances& instances, int64_t K) const {
+  const auto& coords = instances.at("coords");  // customers: actions 1..n (0 is the depot)
+  return (spread_choices(coords.size(1), K) + 1).to(coords.device()).expand({coords.size(0), K});
+}
+
 std::vector<Instances> CvrpProblem::symmetries(const Instances& instances) const {
   // The 8 symmetries of the unit square, applied to the depot and the customers alike.
   const auto points = torch::cat({instances.at("depot").unsqueeze(1), instances.at("coords")}, 1);

@@ -40,6 +40,7 @@ class CvrpProblem final : public RoutingProblem {
   [[nodiscard]] int64_t size(const Instances& instances) const override;
   [[nodiscard]] torch::Tensor check(const Instances& instances,
                                     const torch::Tensor& actions) const override;
+  [[nodiscard]] torch::Tensor start_actions(const Instances& instances, int64_t K) const override;
   [[nodiscard]] std::vector<Instances> symmetries(const Instances& instances) const override;
   // savings (Clarke-Wright).
   [[nodiscard]] torch::Tensor construct(const std::string& method,

@@ -69,6 +69,11 @@ torch::Tensor TspProblem::improve(const std::string& method, const Instances& in
   return tensor_of(tours);
 }
 
+torch::Tensor TspProblem::start_actions(const Instances& instances, int64_t K) const {
+  const auto& coords = instances.at("coords");
+  return spread_choices(coords.size(1), K).to(coords.device()).expand({coords.size(0), K});
+}
+
 std::vector<Instances> TspProblem::symmetries(const Instances& instances) const {
   const auto& coords = instances.at("coords");
   // Reflection x -> centre*2 - x keeps the instance inside its domain.

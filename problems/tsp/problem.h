@@ -28,6 +28,7 @@ class TspProblem final : public RoutingProblem {
   [[nodiscard]] int64_t size(const Instances& instances) const override;
   [[nodiscard]] torch::Tensor check(const Instances& instances,
                                     const torch::Tensor& actions) const override;
+  [[nodiscard]] torch::Tensor start_actions(const Instances& instances, int64_t K) const override;
   [[nodiscard]] std::vector<Instances> symmetries(const Instances& instances) const override;
   // nn (nearest neighbour) or farthest (farthest insertion).
   [[nodiscard]] torch::Tensor construct(const std::string& method,

@@ -1,4 +1,4 @@
-// eie train: REINFORCE with a greedy rollout baseline.
+// eie train: REINFORCE with a greedy rollout or multi-start baseline.
 #include "cli/common.h"
 #include "nn/module_state.h"
 #include "policy_registry.h"
@@ -16,7 +16,7 @@ double default_lr(const std::string& problem, const ProblemOptions& options) {
 }  // namespace
 
 int run_train(int argc, char** argv) {
-  cxxopts::Options options("eie train", "Train a policy (REINFORCE, greedy rollout baseline)");
+  cxxopts::Options options("eie train", "Train a policy (REINFORCE, greedy rollout or multi-start baseline)");
   options.add_options()("n,size", "training instance size N",
                         cxxopts::value<int64_t>()->default_value("100"))(
       "epochs", "epochs", cxxopts::value<int64_t>()->default_value("500"))(
@@ -29,6 +29,10 @@ int run_train(int argc, char** argv) {
       "time-budget",
       "stop after this many seconds of wall clock (per invocation), the lr falling linearly to 0 "
       "over them",
+      cxxopts::value<double>())(
+      "cpu-budget",
+      "stop when training has taken this many seconds of process CPU time over all resumes "
+      "(validation and saving not counted); the lr stays as it is",
       cxxopts::value<double>())("val-size", "held-out instances for the logged greedy cost",
                                 cxxopts::value<int64_t>()->default_value("1000"))(
       "baseline-eval-size", "held-out instances for the baseline t-test",
@@ -51,7 +55,17 @@ int run_train(int argc, char** argv) {
       "teacher",
       "imitate a heuristic's solutions instead of REINFORCE, as a warm start: METHOD[+IMPROVE] "
       "as in solve's --method/--improve, e.g. farthest+2opt",
-      cxxopts::value<std::string>());
+      cxxopts::value<std::string>())(
+      "baseline",
+      "rollout (Kool et al.: greedy rollout of a frozen policy, t-test at each epoch end) or "
+      "multistart (POMO: each instance sampled from K forced first actions, the baseline the "
+      "mean of its K trajectories)",
+      cxxopts::value<std::string>()->default_value("rollout"))(
+      "starts", "multistart: first actions per instance (default: every city, customer or box, "
+      "at most 100)", cxxopts::value<int64_t>())(
+      "augment", "multistart: 8 = each instance also as its 8 symmetric copies of the square, "
+      "one shared baseline over all their trajectories (TSP, CVRP)",
+      cxxopts::value<int64_t>()->default_value("1"));
   add_problem_flags(options);
   add_common_flags(options);
   cxxopts::ParseResult args;
@@ -69,6 +83,7 @@ int run_train(int argc, char** argv) {
   t.lr_decay = positive(args, "lr-decay");
   t.paper_lr_rule = args.count("paper-lr") > 0;
   if (args.count("time-budget")) t.time_budget = positive(args, "time-budget");
+  if (args.count("cpu-budget")) t.cpu_budget = positive(args, "cpu-budget");
   t.val_size = at_least(args, "val-size", 2);
   t.baseline_eval_size = at_least(args, "baseline-eval-size", 2);
   t.warmup_epochs = at_least(args, "warmup-epochs", 0);
@@ -77,6 +92,21 @@ int run_train(int argc, char** argv) {
   t.resume = args.count("resume") > 0;
   t.resume_with_lr = t.resume && args.count("lr") > 0;
   if (args.count("teacher")) t.teacher = args["teacher"].as<std::string>();
+  t.baseline = parse_baseline(args["baseline"].as<std::string>());
+  if (t.baseline == BaselineKind::multistart) {
+    for (const char* flag : {"baseline-eval-size", "paper-lr", "warmup-epochs"}) {
+      if (args.count(flag)) {
+        throw std::invalid_argument(std::string("--") + flag +
+                                    " belongs to the rollout baseline: not with --baseline "
+                                    "multistart");
+      }
+    }
+  }
+  if (args.count("starts")) {
+    t.starts = args["starts"].as<int64_t>();
+    if (t.starts < 1) throw std::invalid_argument("--starts must be at least 1");
+  }
+  t.augment = args["augment"].as<int64_t>();
   if (t.resume && !std::filesystem::exists(t.out_dir / "checkpoint.h5")) {
     throw std::invalid_argument("--resume: no checkpoint.h5 in " + t.out_dir.string());
   }

@@ -41,13 +41,17 @@ class Agent {
   virtual ~Agent() = default;
   [[nodiscard]] virtual const Problem& problem() const = 0;
   // Runs the shared decode loop on a batch (gradients flow unless disabled by the caller).
+  // With `starts` [B, K] (Problem::start_actions), each instance is decoded K times,
+  // once from each forced first action (multi-start), into K * B rows, the K rows of
+  // an instance together; the encoder runs once per instance.
   [[nodiscard]] Trajectory rollout(const Instances& instances, Selection selection,
-                                   std::optional<torch::Generator> generator) {
-    return run(instances, selection, std::move(generator), {});
+                                   std::optional<torch::Generator> generator,
+                                   const torch::Tensor& starts = {}) {
+    return run(instances, selection, std::move(generator), {}, starts);
   }
   // The policy's log-likelihood of known solutions `actions` [B, T] (teacher forcing).
   [[nodiscard]] Trajectory replay(const Instances& instances, const torch::Tensor& actions) {
-    return run(instances, Selection::replay, std::nullopt, actions);
+    return run(instances, Selection::replay, std::nullopt, actions, {});
   }
   [[nodiscard]] virtual torch::nn::Module& network() = 0;
   // An independent deep copy (the rollout baseline).
@@ -61,10 +65,12 @@ class Agent {
   [[nodiscard]] virtual torch::Tensor embed(const Instances& instances) = 0;
 
  protected:
-  // The decode loop on a fresh environment; `replayed` as in decode().
+  // The decode loop on a fresh environment; `replayed` as decode()'s forced actions,
+  // `starts` as in rollout().
   [[nodiscard]] virtual Trajectory run(const Instances& instances, Selection selection,
                                        std::optional<torch::Generator> generator,
-                                       const torch::Tensor& replayed) = 0;
+                                       const torch::Tensor& replayed,
+                                       const torch::Tensor& starts) = 0;
 };
 
 }  // namespace eie

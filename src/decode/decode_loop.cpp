@@ -1,5 +1,6 @@
 #include "decode/decode_loop.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <vector>
 
@@ -23,27 +24,30 @@ torch::Tensor sample_rows(const torch::Tensor& probs, const c10::optional<torch:
 }  // namespace
 
 Trajectory decode(Environment& env, StepPolicy& policy, Selection selection,
-                  std::optional<torch::Generator> generator, const torch::Tensor& replayed) {
-  if (selection == Selection::replay && !replayed.defined()) {
+                  std::optional<torch::Generator> generator, const torch::Tensor& forced) {
+  if (selection == Selection::replay && !forced.defined()) {
     throw std::invalid_argument("decode: replay needs the actions to replay");
   }
+  const int64_t prefix = forced.defined() ? forced.size(1) : 0;
   const c10::optional<torch::Generator> sampler =
       generator ? c10::optional<torch::Generator>(*generator) : c10::nullopt;
   std::vector<torch::Tensor> actions, step_log_probs;
   while (!env.done()) {
     const auto feasible = env.feasible();
     const auto log_p = policy.log_probs(feasible);
+    const auto step = static_cast<int64_t>(actions.size());
     torch::Tensor action;
     {
       torch::NoGradGuard no_grad;
-      if (selection == Selection::replay) {
-        if (static_cast<int64_t>(actions.size()) >= replayed.size(1)) {
-          throw std::invalid_argument("decode: the replayed solutions end before the problem does");
-        }
-        action = replayed.select(1, static_cast<int64_t>(actions.size()));
+      if (step < prefix) {
+        action = forced.select(1, step);
         if (!feasible.gather(1, action.unsqueeze(1)).all().item<bool>()) {
-          throw std::invalid_argument("decode: a replayed action is infeasible");
+          throw std::invalid_argument(selection == Selection::replay
+                                          ? "decode: a replayed action is infeasible"
+                                          : "decode: a forced first action is infeasible");
         }
+      } else if (selection == Selection::replay) {
+        throw std::invalid_argument("decode: the replayed solutions end before the problem does");
       } else {
         action = selection == Selection::greedy ? log_p.argmax(1) : sample_rows(log_p.exp(), sampler);
       }
@@ -55,9 +59,17 @@ Trajectory decode(Environment& env, StepPolicy& policy, Selection selection,
   Trajectory t;
   t.actions = torch::stack(actions, 1);
   t.step_log_probs = torch::stack(step_log_probs, 1);
-  t.log_likelihood = t.step_log_probs.sum(1);
+  t.log_likelihood = own_log_likelihood(t.step_log_probs, forced_steps(selection, forced));
   t.cost = env.cost();
   return t;
+}
+
+torch::Tensor own_log_likelihood(const torch::Tensor& step_log_probs, int64_t forced_steps) {
+  return step_log_probs.slice(1, std::min(forced_steps, step_log_probs.size(1))).sum(1);
+}
+
+int64_t forced_steps(Selection selection, const torch::Tensor& forced) {
+  return selection == Selection::replay || !forced.defined() ? 0 : forced.size(1);
 }
 
 }  // namespace eie

@@ -28,9 +28,20 @@ struct Trajectory {
 };
 
 // The one decode loop: training, solve and bench all go through it.
-// `replayed` [B, T] holds the actions of Selection::replay (unused otherwise).
+// `forced` [B, P] holds the actions of the first P steps, whatever `selection` says:
+// the whole solution for Selection::replay, a prefix (multi-start: the first action)
+// otherwise. The log-likelihood counts the policy's own choices: every step for
+// replay, the steps after the forced prefix otherwise.
 [[nodiscard]] Trajectory decode(Environment& env, StepPolicy& policy, Selection selection,
                                 std::optional<torch::Generator> generator = std::nullopt,
-                                const torch::Tensor& replayed = {});
+                                const torch::Tensor& forced = {});
+
+// The log-likelihood of the choices a trajectory made itself: the sum of its step
+// log-probabilities [B, T] after the first `forced_steps`.
+[[nodiscard]] torch::Tensor own_log_likelihood(const torch::Tensor& step_log_probs,
+                                               int64_t forced_steps);
+
+// Steps a decode with `selection` and `forced` actions does not choose itself.
+[[nodiscard]] int64_t forced_steps(Selection selection, const torch::Tensor& forced);
 
 }  // namespace eie

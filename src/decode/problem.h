@@ -50,6 +50,11 @@ class Problem {
   [[nodiscard]] virtual torch::Tensor cost_bound(const Instances& /*instances*/) const {
     throw std::invalid_argument("problem '" + name() + "' has no cost bound");
   }
+  // Multi-start: K distinct feasible first actions per instance [B, K], spread evenly
+  // over its first choices (cities, customers, boxes: size() of them); throws
+  // std::invalid_argument unless 1 <= K <= size().
+  [[nodiscard]] virtual torch::Tensor start_actions(const Instances& instances,
+                                                    int64_t K) const = 0;
   // The instance under cost-preserving transformations, the identity first (for aug8).
   [[nodiscard]] virtual std::vector<Instances> symmetries(const Instances& instances) const = 0;
   // Classical construction heuristic `method`: actions [B, T] in the decode loop's form.
@@ -72,6 +77,16 @@ class Problem {
     return plus == std::string::npos ? actions : improve(spec.substr(plus + 1), instances, actions);
   }
 };
+
+// K of n choices spread evenly, [K] int64 (floor(i n / K): distinct for K <= n); throws
+// std::invalid_argument naming the bounds for any other K.
+[[nodiscard]] inline torch::Tensor spread_choices(int64_t n, int64_t K) {
+  if (K < 1 || K > n) {
+    throw std::invalid_argument("multi-start: " + std::to_string(K) + " starts for instances of " +
+                                std::to_string(n) + " (expected 1.." + std::to_string(n) + ")");
+  }
+  return torch::div(torch::arange(K, torch::kLong) * n, K, "floor");
+}
 
 class RoutingProblem : public Problem {
  public:

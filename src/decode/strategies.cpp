@@ -10,16 +10,32 @@
 namespace eie {
 
 Decoding parse_decoding(const std::string& text) {
-  if (text == "greedy") return {Decoding::Kind::greedy, 1};
-  if (text == "aug8") return {Decoding::Kind::aug8, 8};
-  if (text.rfind("sample:", 0) == 0) {
-    const auto k = parse_int(text.substr(7), "--decode sample:K");
-    if (k < 1)
-      throw std::invalid_argument("--decode sample:K needs K >= 1, got " + std::to_string(k));
-    return {Decoding::Kind::sample, k};
+  const std::string with_symmetries = "+aug8";
+  const bool symmetries = text.size() > with_symmetries.size() &&
+                          text.compare(text.size() - with_symmetries.size(),
+                                       with_symmetries.size(), with_symmetries) == 0;
+  const auto base = symmetries ? text.substr(0, text.size() - with_symmetries.size()) : text;
+  const auto count_after = [&](const std::string& prefix) {
+    const auto k = parse_int(base.substr(prefix.size()), "--decode " + prefix + "K");
+    if (k < 1) {
+      throw std::invalid_argument("--decode " + prefix + "K needs K >= 1, got " +
+                                  std::to_string(k));
+    }
+    return k;
+  };
+  if (base == "greedy") return {Decoding::Kind::greedy, 1, symmetries};
+  if (base == "aug8" && !symmetries) return {Decoding::Kind::greedy, 1, true};
+  if (base == "multistart") return {Decoding::Kind::multistart, 0, symmetries};
+  if (base.rfind("multistart:", 0) == 0) {
+    return {Decoding::Kind::multistart, count_after("multistart:"), symmetries};
   }
-  throw std::invalid_argument("--decode: expected greedy, sample:K or aug8, got '" + text + "'");
+  if (base.rfind("sample:", 0) == 0) return {Decoding::Kind::sample, count_after("sample:"), symmetries};
+  throw std::invalid_argument(
+      "--decode: expected greedy, sample:K, multistart[:K] (each optionally +aug8) or aug8, got '" +
+      text + "'");
 }
+
+int64_t default_starts(int64_t n) { return std::min<int64_t>(n, 100); }
 
 namespace {
 
@@ -52,7 +68,15 @@ Solutions best_of(const std::vector<Solutions>& candidates) {
           all_costs.gather(1, best.unsqueeze(1)).squeeze(1)};
 }
 
-Solutions solve_chunk(Agent& agent, const Instances& chunk, const Decoding& decoding,
+// For each run of `K` consecutive rows (one instance's candidates), the cheapest.
+Solutions best_in_groups(const Solutions& rows, int64_t K) {
+  const int64_t B = rows.cost.size(0) / K;
+  const auto best = rows.cost.view({B, K}).argmin(1) + torch::arange(B, rows.cost.device()) * K;
+  return {rows.actions.index_select(0, best), rows.cost.index_select(0, best)};
+}
+
+// One strategy on one set of instances (no symmetries).
+Solutions solve_plain(Agent& agent, const Instances& chunk, const Decoding& decoding,
                       torch::Generator& generator) {
   switch (decoding.kind) {
     case Decoding::Kind::greedy: {
@@ -60,22 +84,29 @@ Solutions solve_chunk(Agent& agent, const Instances& chunk, const Decoding& deco
       return {t.actions, t.cost};
     }
     case Decoding::Kind::sample: {
-      const int64_t B = chunk.count(), K = decoding.samples;
-      const auto t = agent.rollout(chunk.repeat_each(K), Selection::sample, generator);
-      const auto costs = t.cost.view({B, K});
-      const auto best = costs.argmin(1) + torch::arange(B) * K;
-      return {t.actions.index_select(0, best), t.cost.index_select(0, best)};
+      const auto t = agent.rollout(chunk.repeat_each(decoding.samples), Selection::sample, generator);
+      return best_in_groups({t.actions, t.cost}, decoding.samples);
     }
-    case Decoding::Kind::aug8: {
-      std::vector<Solutions> candidates;
-      for (const auto& variant : agent.problem().symmetries(chunk)) {
-        const auto t = agent.rollout(variant, Selection::greedy, std::nullopt);
-        candidates.push_back({t.actions, t.cost});
-      }
-      return best_of(candidates);
+    case Decoding::Kind::multistart: {
+      const auto& problem = agent.problem();
+      const int64_t K =
+          decoding.samples > 0 ? decoding.samples : default_starts(problem.size(chunk));
+      const auto t = agent.rollout(chunk, Selection::greedy, std::nullopt,
+                                   problem.start_actions(chunk, K));
+      return best_in_groups({t.actions, t.cost}, K);
     }
   }
   throw std::logic_error("unhandled decoding kind");
+}
+
+Solutions solve_chunk(Agent& agent, const Instances& chunk, const Decoding& decoding,
+                      torch::Generator& generator) {
+  if (!decoding.symmetries) return solve_plain(agent, chunk, decoding, generator);
+  std::vector<Solutions> candidates;
+  for (const auto& variant : agent.problem().symmetries(chunk)) {
+    candidates.push_back(solve_plain(agent, variant, decoding, generator));
+  }
+  return best_of(candidates);
 }
 
 }  // namespace

@@ -1,7 +1,8 @@
 #pragma once
 
 // Decoding strategies on top of the one decode loop: greedy, best of K samples,
-// and best of the 8 dihedral transforms of each instance.
+// best of K greedy trajectories from K forced first actions (multi-start), each
+// alone or as the best over the 8 dihedral transforms of each instance.
 
 #include <torch/torch.h>
 
@@ -13,12 +14,17 @@
 namespace eie {
 
 struct Decoding {
-  enum class Kind { greedy, sample, aug8 };
+  enum class Kind { greedy, sample, multistart };
   Kind kind = Kind::greedy;  // strategy
-  int64_t samples = 1;       // K for Kind::sample
+  int64_t samples = 1;       // K for Kind::sample; starts for Kind::multistart (0: default_starts)
+  bool symmetries = false;   // the best over the 8 symmetries of each instance as well (aug8)
 };
-// "greedy", "sample:K" or "aug8"; throws std::invalid_argument otherwise.
+// "greedy", "sample:K", "multistart[:K]", each optionally followed by "+aug8", or
+// "aug8" alone (= greedy+aug8); throws std::invalid_argument otherwise.
 [[nodiscard]] Decoding parse_decoding(const std::string& text);
+
+// Starts of a multi-start decoding or training by default: every first choice, at most 100.
+[[nodiscard]] int64_t default_starts(int64_t n);
 
 struct Solutions {
   torch::Tensor actions;  // [count, T] int64 (routing: shorter rows padded with 0 = depot)

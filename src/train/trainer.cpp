@@ -1,8 +1,10 @@
 #include "train/trainer.h"
 
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -12,6 +14,7 @@
 
 #include "decode/strategies.h"
 #include "io/checkpoint.h"
+#include "train/multistart.h"
 #include "train/rollout_baseline.h"
 #include "util/atomic_path.h"
 #include "util/progress.h"
@@ -21,7 +24,16 @@ namespace eie {
 namespace {
 
 constexpr const char* kLogHeader =
-    "epoch,mean_train_cost,val_greedy_cost,baseline_replaced,p_value,lr,seconds,seconds_per_step";
+    "epoch,mean_train_cost,val_greedy_cost,baseline_replaced,p_value,lr,seconds,seconds_per_step,"
+    "cpu_seconds";
+
+// User plus system CPU time of this process so far, in seconds.
+double process_cpu_seconds() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  const auto seconds = [](const timeval& t) { return t.tv_sec + t.tv_usec * 1e-6; };
+  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
+}
 
 // Mutable training state that a checkpoint carries besides the networks.
 struct Progression {
@@ -29,6 +41,7 @@ struct Progression {
   double lr = 0;         // current learning rate
   double ema = 0;        // exponential baseline value
   bool ema_set = false;  // ema holds a value
+  double cpu_seconds = 0;  // process CPU time spent on the run up to the checkpoint
 };
 
 torch::Tensor bytes_of(const std::string& data) {
@@ -43,13 +56,13 @@ void set_lr(torch::optim::Adam& optimizer, double lr) {
   }
 }
 
-void save_checkpoint(const TrainerOptions& o, Agent& agent, RolloutBaseline& baseline,
+void save_checkpoint(const TrainerOptions& o, Agent& agent, RolloutBaseline* baseline,
                      torch::optim::Adam& optimizer, torch::Generator& generator,
                      const Progression& progress) {
   h5::Writer writer(o.out_dir / "checkpoint.h5");
   write_spec(writer, agent.spec(), "checkpoint");
   write_module(writer, "model", agent.network());
-  write_module(writer, "baseline", baseline.agent().network());
+  if (baseline) write_module(writer, "baseline", baseline->agent().network());
   std::ostringstream archive_bytes;
   torch::serialize::OutputArchive archive;
   optimizer.save(archive);
@@ -60,14 +73,16 @@ void save_checkpoint(const TrainerOptions& o, Agent& agent, RolloutBaseline& bas
   writer.attribute("lr", progress.lr);
   writer.attribute("ema", progress.ema);
   writer.attribute("ema_set", static_cast<int64_t>(progress.ema_set));
-  writer.attribute("baseline_generation", baseline.generation());
+  writer.attribute("baseline", to_string(o.baseline));
+  if (baseline) writer.attribute("baseline_generation", baseline->generation());
+  writer.attribute("cpu_seconds", progress.cpu_seconds);
   writer.attribute("seed", static_cast<int64_t>(o.seed));
   writer.attribute("batch", o.batch);
   writer.attribute("steps", o.steps);
   writer.commit();
 }
 
-Progression load_checkpoint(const TrainerOptions& o, Agent& agent, RolloutBaseline& baseline,
+Progression load_checkpoint(const TrainerOptions& o, Agent& agent, RolloutBaseline* baseline,
                             torch::optim::Adam& optimizer, torch::Generator& generator) {
   const h5::Reader reader(o.out_dir / "checkpoint.h5");
   check_format(reader);
@@ -78,19 +93,27 @@ Progression load_checkpoint(const TrainerOptions& o, Agent& agent, RolloutBaseli
                                 " with n = " + std::to_string(reader.int_attribute("train_n")) +
                                 ", not this run's problem and size");
   }
+  // Checkpoints from before multi-start training have no baseline attribute: rollout.
+  const auto saved_baseline =
+      reader.has_attribute("baseline") ? reader.string_attribute("baseline") : "rollout";
+  if (saved_baseline != to_string(o.baseline)) {
+    throw std::invalid_argument(reader.path().string() + ": checkpoint of a run with --baseline " +
+                                saved_baseline + ", not " + to_string(o.baseline));
+  }
   read_module(reader, "model", agent.network());
-  read_module(reader, "baseline", baseline.agent().network());
+  if (baseline) read_module(reader, "baseline", baseline->agent().network());
   const auto bytes = reader.read("optimizer");
   torch::serialize::InputArchive archive;
   archive.load_from(reinterpret_cast<const char*>(bytes.data_ptr<uint8_t>()), bytes.numel());
   optimizer.load(archive);
   generator.set_state(reader.read("generator"));
-  baseline.restore(reader.int_attribute("baseline_generation"));
+  if (baseline) baseline->restore(reader.int_attribute("baseline_generation"));
   Progression p;
   p.epoch = reader.int_attribute("epoch");
   p.lr = reader.double_attribute("lr");
   p.ema = reader.double_attribute("ema");
   p.ema_set = reader.int_attribute("ema_set") != 0;
+  if (reader.has_attribute("cpu_seconds")) p.cpu_seconds = reader.double_attribute("cpu_seconds");
   return p;
 }
 
@@ -118,7 +141,7 @@ void write_log(const std::filesystem::path& path, const std::vector<std::string>
 // per-step cross-entropy of the teacher's solutions.
 struct StepLoss {
   torch::Tensor loss;  // to minimise
-  double mean_cost;    // of the sampled (or the teacher's) solutions
+  double mean_cost = 0;  // of the sampled (or the teacher's) solutions
 };
 
 StepLoss reinforce_loss(Agent& agent, RolloutBaseline& baseline, const Instances& batch,
@@ -142,21 +165,68 @@ StepLoss imitation_loss(Agent& agent, const std::string& teacher, const Instance
   return {-t.step_log_probs.mean(), t.cost.mean().item<double>()};
 }
 
+// Options that make no sense together; thrown before anything is written.
+void check_options(const Agent& agent, const TrainerOptions& o) {
+  if (o.baseline == BaselineKind::rollout) {
+    if (o.starts != 0 || o.augment != 1) {
+      throw std::invalid_argument("--starts and --augment need --baseline multistart");
+    }
+    return;
+  }
+  if (!o.teacher.empty()) {
+    throw std::invalid_argument("--teacher imitates a heuristic: no --baseline multistart with it");
+  }
+  if (o.starts < 0 || o.starts > o.n) {
+    throw std::invalid_argument("--starts " + std::to_string(o.starts) + ": expected 1.." +
+                                std::to_string(o.n) + " (first actions of an instance of n = " +
+                                std::to_string(o.n) + ")");
+  }
+  if (o.augment != 1 && o.augment != 8) {
+    throw std::invalid_argument("--augment " + std::to_string(o.augment) + ": expected 1 or 8");
+  }
+  if (o.augment == 8) {
+    auto probe = at::make_generator<at::CPUGeneratorImpl>(o.seed);
+    const auto& problem = agent.problem();
+    if (problem.symmetries(problem.generate(1, o.n, probe)).size() != 8) {
+      throw std::invalid_argument("--augment 8: problem '" + problem.name() +
+                                  "' has no 8 symmetries (its solutions are not invariant under "
+                                  "the square's symmetries)");
+    }
+  }
+}
+
 }  // namespace
 
+BaselineKind parse_baseline(const std::string& text) {
+  if (text == "rollout") return BaselineKind::rollout;
+  if (text == "multistart") return BaselineKind::multistart;
+  throw std::invalid_argument("--baseline: expected rollout or multistart, got '" + text + "'");
+}
+
+std::string to_string(BaselineKind kind) {
+  return kind == BaselineKind::rollout ? "rollout" : "multistart";
+}
+
 void train(Agent& agent, const TrainerOptions& o) {
+  check_options(agent, o);
+  const double cpu_at_start = process_cpu_seconds();
   std::filesystem::create_directories(o.out_dir);
   auto generator = at::make_generator<at::CPUGeneratorImpl>(o.seed);
   auto val_generator = at::make_generator<at::CPUGeneratorImpl>(o.seed * 7919 + 1);
   const auto val_set = agent.problem().generate(o.val_size, o.n, val_generator);
 
   torch::optim::Adam optimizer(agent.network().parameters(), torch::optim::AdamOptions(o.lr));
-  RolloutBaseline baseline(agent, o.n, o.baseline_eval_size, o.seed, o.alpha);
+  const bool multistart = o.baseline == BaselineKind::multistart;
+  const int64_t starts = o.starts > 0 ? o.starts : default_starts(o.n);
+  std::unique_ptr<RolloutBaseline> baseline;
+  if (!multistart) {
+    baseline = std::make_unique<RolloutBaseline>(agent, o.n, o.baseline_eval_size, o.seed, o.alpha);
+  }
   Progression progress;
   progress.lr = o.lr;
   std::vector<std::string> rows;
   if (o.resume) {
-    progress = load_checkpoint(o, agent, baseline, optimizer, generator);
+    progress = load_checkpoint(o, agent, baseline.get(), optimizer, generator);
     if (o.resume_with_lr) progress.lr = o.lr;
     rows = kept_log_rows(o.out_dir / "log.csv", progress.epoch);
     std::fprintf(stderr, "resuming %s after epoch %lld\n", o.out_dir.c_str(),
@@ -168,6 +238,9 @@ void train(Agent& agent, const TrainerOptions& o) {
     (void)agent.problem().heuristic(o.teacher, agent.problem().generate(2, o.n, probe));
   }
 
+  double cpu_offset = progress.cpu_seconds - cpu_at_start;  // the run's CPU time: offset + now
+  const auto cpu_spent = [&] { return cpu_offset + process_cpu_seconds(); };
+  const auto cpu_left = [&] { return o.cpu_budget <= 0 || cpu_spent() < o.cpu_budget; };
   const auto run_start = std::chrono::steady_clock::now();
   const auto budget_left = [&] {  // fraction of the time budget not yet spent
     if (o.time_budget <= 0) return 1.0;
@@ -175,7 +248,8 @@ void train(Agent& agent, const TrainerOptions& o) {
     return std::max(0.0, 1.0 - spent.count() / o.time_budget);
   };
   Progress bar("train", (o.epochs - progress.epoch) * o.steps);
-  for (int64_t epoch = progress.epoch; epoch < o.epochs && budget_left() > 0; ++epoch) {
+  for (int64_t epoch = progress.epoch; epoch < o.epochs && budget_left() > 0 && cpu_left();
+       ++epoch) {
     const auto start = std::chrono::steady_clock::now();
     const bool warmup = epoch < o.warmup_epochs;
     agent.network().train();
@@ -184,12 +258,19 @@ void train(Agent& agent, const TrainerOptions& o) {
     const auto steps_start = std::chrono::steady_clock::now();
     for (; steps_done < o.steps; ++steps_done) {
       const double left = budget_left();
-      if (left <= 0 && steps_done > 0) break;
+      if ((left <= 0 || !cpu_left()) && steps_done > 0) break;
       if (o.time_budget > 0) set_lr(optimizer, progress.lr * left);
       const auto batch = agent.problem().generate(o.batch, o.n, generator);
-      const auto step_loss = o.teacher.empty() ? reinforce_loss(agent, baseline, batch, warmup,
-                                                                o.exp_beta, progress, generator)
-                                               : imitation_loss(agent, o.teacher, batch);
+      StepLoss step_loss;
+      if (!o.teacher.empty()) {
+        step_loss = imitation_loss(agent, o.teacher, batch);
+      } else if (multistart) {
+        const auto m = multistart_loss(agent, batch, o.augment, starts, generator);
+        step_loss = {m.loss, m.mean_cost};
+      } else {
+        step_loss =
+            reinforce_loss(agent, *baseline, batch, warmup, o.exp_beta, progress, generator);
+      }
       optimizer.zero_grad();
       step_loss.loss.backward();
       torch::nn::utils::clip_grad_norm_(agent.network().parameters(), o.max_grad_norm);
@@ -204,26 +285,29 @@ void train(Agent& agent, const TrainerOptions& o) {
     const double step_seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - steps_start).count() /
         static_cast<double>(steps_done);
-    const auto verdict = baseline.update(agent);
+    const auto verdict = multistart ? RolloutBaseline::Verdict{std::nan(""), false}
+                                    : baseline->update(agent);  // the recipe's cost: counted
+    progress.cpu_seconds = cpu_spent();
     const double val_cost =
         solve(agent, val_set, Decoding{}, 256, generator).cost.mean().item<double>();
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     char row[256];
-    std::snprintf(row, sizeof row, "%lld,%.5f,%.5f,%d,%.4g,%.6g,%.2f,%.3f",
+    std::snprintf(row, sizeof row, "%lld,%.5f,%.5f,%d,%.4g,%.6g,%.2f,%.3f,%.1f",
                   static_cast<long long>(epoch), cost_sum / static_cast<double>(steps_done),
                   val_cost, verdict.replaced ? 1 : 0, verdict.p_value, progress.lr * budget_left(),
-                  seconds, step_seconds);
+                  seconds, step_seconds, progress.cpu_seconds);
     rows.emplace_back(row);
     progress.lr *= o.lr_decay;
     if (o.paper_lr_rule && verdict.p_value > 0.95) progress.lr *= 0.95;
     set_lr(optimizer, progress.lr);
     progress.epoch = epoch + 1;
-    save_checkpoint(o, agent, baseline, optimizer, generator, progress);
+    save_checkpoint(o, agent, baseline.get(), optimizer, generator, progress);
     save_model(agent, o.out_dir / "model.h5");
     // The policy that won the last t-test: usually the one to ship.
-    if (verdict.replaced) save_model(baseline.agent(), o.out_dir / "baseline.h5");
+    if (verdict.replaced) save_model(baseline->agent(), o.out_dir / "baseline.h5");
     write_log(o.out_dir / "log.csv", rows);
+    cpu_offset = progress.cpu_seconds - process_cpu_seconds();  // validation and saving left out
     if (!::isatty(2)) std::fprintf(stderr, "%s\n", row);
   }
 }

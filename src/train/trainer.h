@@ -8,6 +8,12 @@
 
 namespace eie {
 
+// What a sampled solution's cost is compared with: Kool et al.'s greedy rollout of a
+// frozen policy, or the mean of the instance's multi-start trajectories (POMO).
+enum class BaselineKind { rollout, multistart };
+[[nodiscard]] BaselineKind parse_baseline(const std::string& text);
+[[nodiscard]] std::string to_string(BaselineKind kind);
+
 struct TrainerOptions {
   int64_t n = 100;                    // training instance size N
   int64_t epochs = 500;               // epochs to reach (a resumed run continues to this)
@@ -17,6 +23,7 @@ struct TrainerOptions {
   double lr_decay = 1.0;              // lr multiplied by this after each epoch
   bool paper_lr_rule = false;         // EIE paper: lr x 0.95 when the t-test p-value exceeds 0.95
   double time_budget = 0;             // seconds of wall clock (0: none); see train()
+  double cpu_budget = 0;              // seconds of training CPU time, over all resumes (0: none)
   double max_grad_norm = 1.0;         // gradient-norm clipping
   int64_t val_size = 1000;            // held-out instances for the logged greedy cost
   int64_t baseline_eval_size = 1000;  // held-out instances for the baseline t-test
@@ -28,9 +35,13 @@ struct TrainerOptions {
   bool resume = false;                // continue from out_dir/checkpoint.h5
   bool resume_with_lr = false;        // a resumed run takes `lr` instead of the checkpoint's
   std::string teacher;                // "METHOD[+IMPROVE]": imitate that heuristic's solutions
+  BaselineKind baseline = BaselineKind::rollout;
+  int64_t starts = 0;                 // multistart: first actions per instance (0: default_starts)
+  int64_t augment = 1;                // multistart: symmetric copies per instance (1 or 8)
 };
 
-// REINFORCE with Kool et al.'s greedy rollout baseline; with `teacher`, imitation
+// REINFORCE with Kool et al.'s greedy rollout baseline (or the multi-start shared
+// baseline, train/multistart.h); with `teacher`, imitation
 // instead (cross-entropy of the heuristic's solutions, replayed through the decode
 // loop): a cheap warm start that REINFORCE then continues (`--resume`). Writes
 // out_dir/checkpoint.h5 (everything to resume) and out_dir/model.h5 after every
@@ -39,7 +50,11 @@ struct TrainerOptions {
 // when it is spent (mid-epoch: that epoch is evaluated and saved) and the
 // learning rate falls linearly to 0 over it, so a fixed wall-clock budget ends
 // at a low-noise policy however fast the machine is (not reproducible step for
-// step: the schedule follows the clock).
+// step: the schedule follows the clock). The log's cpu_seconds is the process CPU
+// time the run's training has taken so far, across resumes (validation and saving
+// left out: they are the same work for every recipe); a CPU budget ends the run when
+// it reaches the budget, the learning rate unchanged (learning curves at equal cost). Throws std::invalid_argument for
+// options that do not go together before writing anything.
 void train(Agent& agent, const TrainerOptions& options);
 
 }  // namespace eie

@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# Benchmark: which training recipe learns most per CPU-second. Trains TSP50 from
+# scratch with three recipes for the same budget of process CPU time (validation and
+# saving not counted), one after the other, constant learning rate 1e-4, same seed
+# and threads, and logs the greedy validation cost (1,000 held-out instances)
+# against CPU time:
+#   rollout              Kool et al.: batch 256, greedy rollout baseline and t-test
+#   multistart           POMO: batch 64, 50 forced first cities each, shared baseline
+#   multistart+aug8      Sym-NCO: batch 8, x 8 symmetric copies x 50 starts, one
+#                        shared baseline per instance (the same 3,200 trajectories a step)
+# Writes OUT/NAME/log.csv per recipe, OUT/curves.png and OUT/table.md (cost after
+# 0.25, 0.5, 1 and 2 CPU-hours, where reached). One thread by default: each CPU-second is
+# then a CPU-second of work, not of OpenMP threads spinning while the other core is busy. Rerunning with a larger budget resumes the
+# runs from their checkpoints (OUT/NAME/checkpoint.h5, not committed).
+# usage: experiments/learning_curves.sh [CPU_HOURS [THREADS [OUT]]]
+#   (from the repository root, after scripts/setup.sh; defaults: 0.25, 1,
+#   results/learning-curves)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+hours=${1:-0.25}
+threads=${2:-1}
+out=${3:-results/learning-curves}
+bin=$(mktemp -d)
+trap 'rm -rf "$bin"' EXIT
+cp build/src/cli/eie "$bin/eie"  # rebuilds during the runs do not touch them
+budget=$(awk -v h="$hours" 'BEGIN { print h * 3600 }')
+
+recipes=(
+  "rollout|--baseline rollout --batch 256"
+  "multistart|--baseline multistart --batch 64"
+  "multistart+aug8|--baseline multistart --augment 8 --batch 8"
+)
+for recipe in "${recipes[@]}"; do
+  name=${recipe%%|*} flags=${recipe#*|}
+  dir="$out/$name"
+  resume=()
+  [ -f "$dir/checkpoint.h5" ] && resume=(--resume)
+  # shellcheck disable=SC2086  # flags are words
+  nice "$bin/eie" train --problem tsp --n 50 --epochs 1000000 --steps 10 --lr 1e-4 $flags \
+    --cpu-budget "$budget" --val-size 1000 --seed 50 --threads "$threads" --out "$dir" "${resume[@]}"
+done
+
+# Cost after each mark: the last validation at or before it.
+{
+  echo "TSP50 from scratch, greedy cost on 1,000 held-out instances after a budget of"
+  echo "training CPU time ($threads threads; \`experiments/learning_curves.sh $hours $threads\`)."
+  echo
+  echo "| recipe | 0.25 CPU-h | 0.5 CPU-h | 1 CPU-h | 2 CPU-h | epochs | instances seen |"
+  echo "|---|---|---|---|---|---|---|"
+  for recipe in "${recipes[@]}"; do
+    name=${recipe%%|*} flags=${recipe#*|}
+    batch=$(echo "$flags" | sed 's/.*--batch \([0-9]*\).*/\1/')
+    awk -F, -v name="$name" -v batch="$batch" '
+      NR > 1 { for (m = 1; m <= 4; ++m) if ($9 <= mark[m]) cost[m] = $3; epochs = $1 + 1 }
+      BEGIN { mark[1] = 900; mark[2] = 1800; mark[3] = 3600; mark[4] = 7200 }
+      END {
+        printf "| %s |", name
+        for (m = 1; m <= 4; ++m) printf " %s |", (m in cost && last >= mark[m] - 60) ? cost[m] : "-"
+        printf " %d | %d |\n", epochs, epochs * 10 * batch
+      }
+      { last = $9 }' "$out/$name/log.csv"
+  done
+} > "$out/table.md"
+cat "$out/table.md"
+
+gnuplot <<GNUPLOT
+set terminal pngcairo size 1000,560 noenhanced
+set output "$out/curves.png"
+set datafile separator ","
+set title "TSP50 from scratch: greedy validation cost against training CPU time ($threads threads)"
+set xlabel "CPU-hours of training"
+set ylabel "mean tour length (1,000 held-out instances)"
+set key top right
+set grid
+plot for [name in "rollout multistart multistart+aug8"] "$out/".name."/log.csv" \
+     using (\$9/3600):3 skip 1 with linespoints lw 2 pt 7 ps 0.5 title name
+GNUPLOT
+echo "wrote $out/table.md and $out/curves.png"

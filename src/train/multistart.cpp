@@ -1,0 +1,49 @@
+#include "train/multistart.h"
+
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace eie {
+
+namespace {
+
+// The instances of `parts` one after the other.
+Instances concatenated(const std::vector<Instances>& parts) {
+  std::map<std::string, torch::Tensor> fields;
+  for (const auto& [name, first] : parts.front().fields()) {
+    std::vector<torch::Tensor> pieces;
+    for (const auto& part : parts) pieces.push_back(part.at(name));
+    fields[name] = torch::cat(pieces, 0);
+  }
+  return Instances(std::move(fields));
+}
+
+}  // namespace
+
+torch::Tensor shared_baseline_advantages(const torch::Tensor& cost, int64_t copies,
+                                         int64_t starts) {
+  const auto per_instance = cost.view({copies, -1, starts});
+  return (per_instance - per_instance.mean(std::vector<int64_t>{0, 2}, true)).reshape(cost.sizes());
+}
+
+MultiStartLoss multistart_loss(Agent& agent, const Instances& batch, int64_t copies,
+                               int64_t starts, torch::Generator& generator) {
+  const auto& problem = agent.problem();
+  Instances all = batch;
+  if (copies > 1) {
+    auto variants = problem.symmetries(batch);
+    if (static_cast<int64_t>(variants.size()) != copies) {
+      throw std::invalid_argument("--augment " + std::to_string(copies) + ": problem '" +
+                                  problem.name() + "' has " + std::to_string(variants.size()) +
+                                  " symmetric copies of an instance");
+    }
+    all = concatenated(variants);
+  }
+  const auto t = agent.rollout(all, Selection::sample, generator, problem.start_actions(all, starts));
+  const auto advantage = shared_baseline_advantages(t.cost, copies, starts).detach();
+  return {(advantage * t.log_likelihood).mean(), t.cost.mean().item<double>(), t.actions};
+}
+
+}  // namespace eie
