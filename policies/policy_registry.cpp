@@ -50,14 +50,35 @@ std::unique_ptr<Agent> make_agent(std::shared_ptr<const Problem> problem,
 }
 
 namespace {
+// An integer attribute within [low, high]: a model's sizes are checked before
+// anything is allocated for them.
+int64_t int_in(const h5::Reader& reader, const std::string& name, int64_t low, int64_t high) {
+  const auto value = reader.int_attribute(name);
+  if (value < low || value > high) {
+    throw std::invalid_argument(reader.path().string() + ": attribute " + name + " = " +
+                                std::to_string(value) + ", expected " + std::to_string(low) +
+                                ".." + std::to_string(high));
+  }
+  return value;
+}
+
 NetworkOptions network_options(const h5::Reader& reader) {
   NetworkOptions options;
-  options.encoder.embed_dim = reader.int_attribute("embed_dim");
-  options.encoder.heads = reader.int_attribute("heads");
-  options.encoder.layers = reader.int_attribute("encoder_layers");
-  options.encoder.ff_hidden = reader.int_attribute("ff_hidden");
+  options.encoder.embed_dim = int_in(reader, "embed_dim", 1, 4096);
+  options.encoder.heads = int_in(reader, "heads", 1, options.encoder.embed_dim);
+  if (options.encoder.embed_dim % options.encoder.heads != 0) {
+    throw std::invalid_argument(reader.path().string() + ": embed_dim " +
+                                std::to_string(options.encoder.embed_dim) +
+                                " is not a multiple of heads " +
+                                std::to_string(options.encoder.heads));
+  }
+  options.encoder.layers = int_in(reader, "encoder_layers", 1, 64);
+  options.encoder.ff_hidden = int_in(reader, "ff_hidden", 1, 65536);
   options.encoder.normalization = nn::parse_normalization(reader.string_attribute("normalization"));
   options.tanh_clip = reader.double_attribute("tanh_clip");
+  if (!(options.tanh_clip > 0) || !std::isfinite(options.tanh_clip)) {
+    throw std::invalid_argument(reader.path().string() + ": tanh_clip must be > 0 and finite");
+  }
   // Absent from files written before cosine attention existed: dot products.
   if (reader.has_attribute("cosine_scale")) {
     options.encoder.cosine_scale = reader.double_attribute("cosine_scale");
@@ -89,8 +110,8 @@ std::unique_ptr<Agent> load_agent(const std::filesystem::path& path,
   if (policy != "attention_model" && policy != "attend2pack") {
     throw std::invalid_argument(path.string() + ": unknown policy '" + policy + "'");
   }
-  auto agent =
-      make_agent(std::move(problem), network_options(reader), reader.int_attribute("train_n"));
+  auto agent = make_agent(std::move(problem), network_options(reader),
+                          int_in(reader, "train_n", 1, 10000000));
   read_module(reader, "model", agent->network());
   agent->network().eval();
   return agent;

@@ -358,7 +358,8 @@ TEST(CvrplibBroken, TwoDepots) {
   expect_broken("cvrp_two_depots.vrp", ":21: more than one depot (nodes 1 and 2)");
 }
 TEST(CvrplibBroken, NanCoordinate) {
-  expect_broken("cvrp_nan_coordinate.vrp", ":10: coordinates of node 3 must be finite, got nan 10");
+  expect_broken("cvrp_nan_coordinate.vrp",
+                ":10: coordinates of node 3 must be finite and within +-1e+12, got nan 10");
 }
 TEST(CvrplibBroken, NonNumericCoordinate) {
   expect_broken("cvrp_non_numeric.vrp", ":9: x of node 2: expected a number, got 'ten'");

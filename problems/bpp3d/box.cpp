@@ -23,6 +23,11 @@ void check_base(int length, int width) {
     throw std::invalid_argument("base width W = " + std::to_string(width) + " must be in 1.." +
                                 std::to_string(kMaxSide));
   }
+  if (int64_t{length} * width > kMaxBaseCells) {
+    throw std::invalid_argument("base " + std::to_string(length) + " x " + std::to_string(width) +
+                                " has more than " + std::to_string(kMaxBaseCells) +
+                                " cells (a height map holds one per unit of area)");
+  }
 }
 
 }  // namespace

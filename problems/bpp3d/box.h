@@ -13,6 +13,8 @@ namespace eie::bpp3d {
 
 // Largest accepted side of a box or of the base.
 inline constexpr int kMaxSide = 100000;
+// Largest accepted base area L W (height maps and position choices have a cell per unit).
+inline constexpr int64_t kMaxBaseCells = int64_t{1} << 24;
 
 // A box with positive integer sides, as given (before any rotation).
 struct Box {

@@ -78,7 +78,8 @@ BppData parse_bpp(const std::string& text, const std::string& origin) {
   const int64_t n = parse_int(tokens[2], lines.where() + ": n");
   if (n < 1) lines.fail("n = " + std::to_string(n) + ": an instance needs at least one box");
   if (n > kMaxCount) lines.fail("n = " + std::to_string(n) + " is too large");
-  data.boxes.reserve(static_cast<size_t>(n));
+  // Reserved as far as the text can hold boxes ("l w h\n"): a forged n costs nothing.
+  data.boxes.reserve(static_cast<size_t>(std::min<int64_t>(n, text.size() / 6)));
   while (lines.next(tokens)) {
     const size_t index = data.boxes.size();
     if (int64_t(index) == n) lines.fail("more than n = " + std::to_string(n) + " box lines");
@@ -113,30 +114,22 @@ BppData read_bpp(const std::filesystem::path& path) {
 
 void write_bpp(const std::filesystem::path& path, const BppData& data) {
   data.validate();
-  AtomicPath out(path);
-  {
-    std::ofstream file(out.temporary());
-    file << data.length << ' ' << data.width << ' ' << data.boxes.size() << '\n';
-    for (const auto& box : data.boxes) file << box.l << ' ' << box.w << ' ' << box.h << '\n';
-    if (!file.flush()) throw std::runtime_error(path.string() + ": write failed");
-  }
-  out.commit();
+  std::ostringstream file;
+  file << data.length << ' ' << data.width << ' ' << data.boxes.size() << '\n';
+  for (const auto& box : data.boxes) file << box.l << ' ' << box.w << ' ' << box.h << '\n';
+  write_file(path, file.str());
 }
 
 void write_placements(const std::filesystem::path& path, const BppData& data,
                       const std::vector<Placement>& placements) {
   const int64_t height = check_packing(data, placements);
-  AtomicPath out(path);
-  {
-    std::ofstream file(out.temporary());
-    file << data.length << ' ' << data.width << ' ' << height << '\n';
-    for (const auto& p : placements) {
-      file << p.box << ' ' << p.x << ' ' << p.y << ' ' << p.z << ' ' << p.dx << ' ' << p.dy << ' '
-           << p.dz << '\n';
-    }
-    if (!file.flush()) throw std::runtime_error(path.string() + ": write failed");
+  std::ostringstream file;
+  file << data.length << ' ' << data.width << ' ' << height << '\n';
+  for (const auto& p : placements) {
+    file << p.box << ' ' << p.x << ' ' << p.y << ' ' << p.z << ' ' << p.dx << ' ' << p.dy << ' '
+         << p.dz << '\n';
   }
-  out.commit();
+  write_file(path, file.str());
 }
 
 PackedBin parse_placements(const std::string& text, const std::string& origin) {

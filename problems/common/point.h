@@ -10,6 +10,13 @@ struct Point {
   double y = 0;  // second coordinate
 };
 
+// Largest accepted |coordinate| of an instance file: distances stay finite, and an
+// integer tour length of a million such edges stays within int64.
+inline constexpr double kMaxCoordinate = 1e12;
+[[nodiscard]] inline bool within_coordinate_range(const Point& p) {
+  return std::abs(p.x) <= kMaxCoordinate && std::abs(p.y) <= kMaxCoordinate;  // false for NaN
+}
+
 [[nodiscard]] inline double distance(const Point& a, const Point& b) {
   return std::hypot(a.x - b.x, a.y - b.y);
 }

@@ -5,6 +5,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "common/point.h"
 #include "util/atomic_path.h"
 #include "util/parse.h"
 
@@ -89,8 +90,9 @@ CvrplibInstance parse_cvrplib(const std::string& text, const std::string& origin
         const std::string node = "node " + std::to_string(id);
         const Point p{parse_double(tokens[1], where() + ": x of " + node),
                       parse_double(tokens[2], where() + ": y of " + node)};
-        if (!std::isfinite(p.x) || !std::isfinite(p.y)) {
-          fail("coordinates of " + node + " must be finite, got " + shortest_text(p.x) + " " +
+        if (!within_coordinate_range(p)) {
+          fail("coordinates of " + node + " must be finite and within +-" +
+               shortest_text(kMaxCoordinate) + ", got " + shortest_text(p.x) + " " +
                shortest_text(p.y));
         }
         coords[id - 1] = p;
@@ -107,7 +109,7 @@ CvrplibInstance parse_cvrplib(const std::string& text, const std::string& origin
       if (keyword) fail("DEPOT_SECTION does not end with -1");
       for (const auto token : split_blanks(line)) {
         if (depot_done) {
-          fail("unexpected '" + std::string(token) + "' after the -1 of DEPOT_SECTION");
+          fail("unexpected '" + excerpt(token) + "' after the -1 of DEPOT_SECTION");
         }
         const int64_t id = parse_int(token, where() + ": depot id");
         if (id == -1) {
@@ -132,7 +134,7 @@ CvrplibInstance parse_cvrplib(const std::string& text, const std::string& origin
       if (!last_section.empty() && last_section != "DEPOT_SECTION") {
         fail(last_section + " has more than " + std::to_string(dimension) + " nodes");
       }
-      fail("unexpected line '" + std::string(line) + "'");
+      fail("unexpected line '" + excerpt(line) + "'");
     }
     if (is_section_line(line)) {
       const std::string name(line);
@@ -163,12 +165,13 @@ CvrplibInstance parse_cvrplib(const std::string& text, const std::string& origin
     } else if (key == "COMMENT") {
       // informational only
     } else if (key == "TYPE") {
-      if (value != "CVRP") fail("TYPE " + value + " is not supported (CVRP only)");
+      if (value != "CVRP") fail("TYPE " + excerpt(value) + " is not supported (CVRP only)");
     } else if (key == "DIMENSION") {
       if (dimension >= 0) fail("DIMENSION given twice");
       dimension = parse_int(value, where() + ": DIMENSION");
+      check_count_fits(dimension, text.size(), 6, where() + ": DIMENSION");  // "i x y\n" a node
       if (dimension < 2) {
-        fail("DIMENSION must be at least 2 (a depot and a customer), got " + value);
+        fail("DIMENSION must be at least 2 (a depot and a customer), got " + excerpt(value));
       }
       coords.assign(dimension, Point{});
       demands.assign(dimension, 0.0);
@@ -177,21 +180,21 @@ CvrplibInstance parse_cvrplib(const std::string& text, const std::string& origin
         section->line_of.assign(dimension, 0);
       }
     } else if (key == "EDGE_WEIGHT_TYPE") {
-      if (value != "EUC_2D") fail("EDGE_WEIGHT_TYPE " + value + " is not supported (EUC_2D only)");
+      if (value != "EUC_2D") fail("EDGE_WEIGHT_TYPE " + excerpt(value) + " is not supported (EUC_2D only)");
       has_weight = true;
     } else if (key == "CAPACITY") {
       if (has_capacity) fail("CAPACITY given twice");
       capacity = parse_double(value, where() + ": CAPACITY");
       if (!std::isfinite(capacity) || !(capacity > 0)) {
-        fail("CAPACITY must be positive and finite, got " + value);
+        fail("CAPACITY must be positive and finite, got " + excerpt(value));
       }
       has_capacity = true;
     } else if (key == "VEHICLES") {
       (void)parse_int(value, where() + ": VEHICLES");
-      instance.notes.push_back("VEHICLES " + value + " ignored (any number of vehicles)");
+      instance.notes.push_back("VEHICLES " + excerpt(value) + " ignored (any number of vehicles)");
     } else if (key == "DISTANCE") {
       (void)parse_double(value, where() + ": DISTANCE");
-      instance.notes.push_back("DISTANCE " + value + " ignored (routes of any length)");
+      instance.notes.push_back("DISTANCE " + excerpt(value) + " ignored (routes of any length)");
     } else {
       fail("field " + key + " is not supported");
     }
@@ -276,20 +279,16 @@ int64_t cvrplib_length(const CvrpData& data, const Routes& routes) {
 }
 
 void write_sol(const std::filesystem::path& path, const Routes& routes, int64_t cost) {
-  AtomicPath out(path);
-  {
-    std::ofstream file(out.temporary());
-    int64_t k = 0;
-    for (const auto& route : routes) {
-      if (route.empty()) continue;  // the format has no empty routes
-      file << "Route #" << ++k << ":";
-      for (const auto c : route) file << ' ' << c;
-      file << '\n';
-    }
-    file << "Cost " << cost << '\n';
-    if (!file.flush()) throw std::runtime_error(path.string() + ": write failed");
+  std::ostringstream file;
+  int64_t k = 0;
+  for (const auto& route : routes) {
+    if (route.empty()) continue;  // the format has no empty routes
+    file << "Route #" << ++k << ":";
+    for (const auto c : route) file << ' ' << c;
+    file << '\n';
   }
-  out.commit();
+  file << "Cost " << cost << '\n';
+  write_file(path, file.str());
 }
 
 SolFile read_sol(const std::filesystem::path& path) {
@@ -306,7 +305,7 @@ SolFile read_sol(const std::filesystem::path& path) {
     ++line_no;
     const auto line = trim(raw);
     if (line.empty()) continue;
-    if (has_cost) fail("unexpected '" + std::string(line) + "' after the Cost line");
+    if (has_cost) fail("unexpected '" + excerpt(line) + "' after the Cost line");
     const auto tokens = split_blanks(line);
     if (tokens[0] == "Cost") {
       if (tokens.size() != 2) fail("expected 'Cost C'");
@@ -317,7 +316,7 @@ SolFile read_sol(const std::filesystem::path& path) {
     const std::string_view prefix = "Route #";
     const auto colon = line.find(':');
     if (line.substr(0, prefix.size()) != prefix || colon == std::string_view::npos) {
-      fail("expected 'Route #k: customers' or 'Cost C', got '" + std::string(line) + "'");
+      fail("expected 'Route #k: customers' or 'Cost C', got '" + excerpt(line) + "'");
     }
     const auto k =
         parse_int(line.substr(prefix.size(), colon - prefix.size()), where() + ": route number");

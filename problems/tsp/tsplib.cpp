@@ -51,8 +51,9 @@ TsplibInstance parse_tsplib(const std::string& text, const std::string& origin) 
       seen[id - 1] = true;
       const Point p{parse_double(tokens[1], where() + ": x"),
                     parse_double(tokens[2], where() + ": y")};
-      if (!std::isfinite(p.x) || !std::isfinite(p.y)) {
-        throw std::invalid_argument(where() + ": coordinates must be finite");
+      if (!within_coordinate_range(p)) {
+        throw std::invalid_argument(where() + ": coordinates must be finite and within +-" +
+                                    shortest_text(kMaxCoordinate));
       }
       instance.cities[id - 1] = p;
       ++coords_read;
@@ -67,11 +68,11 @@ TsplibInstance parse_tsplib(const std::string& text, const std::string& origin) 
       continue;
     }
     if (in_coords)
-      throw std::invalid_argument(where() + ": unexpected '" + std::string(line) +
+      throw std::invalid_argument(where() + ": unexpected '" + excerpt(line) +
                                   "' after the coordinates");
     const auto colon = line.find(':');
     if (colon == std::string_view::npos) {
-      throw std::invalid_argument(where() + ": section '" + std::string(line) +
+      throw std::invalid_argument(where() + ": section '" + excerpt(line) +
                                   "' is not supported");
     }
     const std::string key(trim(line.substr(0, colon)));
@@ -80,11 +81,13 @@ TsplibInstance parse_tsplib(const std::string& text, const std::string& origin) 
       instance.name = value;
     } else if (key == "TYPE") {
       if (value != "TSP")
-        throw std::invalid_argument(where() + ": TYPE " + value + " is not supported (TSP only)");
+        throw std::invalid_argument(where() + ": TYPE " + excerpt(value) + " is not supported (TSP only)");
     } else if (key == "DIMENSION") {
       dimension = parse_int(value, where() + ": DIMENSION");
       if (dimension < 3)
-        throw std::invalid_argument(where() + ": DIMENSION must be at least 3, got " + value);
+        throw std::invalid_argument(where() + ": DIMENSION must be at least 3, got " +
+                                    excerpt(value));
+      check_count_fits(dimension, text.size(), 6, where() + ": DIMENSION");  // "i x y\n" a city
       instance.cities.assign(dimension, Point{});
       seen.assign(dimension, false);
     } else if (key == "EDGE_WEIGHT_TYPE") {
@@ -137,17 +140,13 @@ int64_t tsplib_length(const TsplibInstance& instance, const Tour& tour) {
 
 void write_tour(const std::filesystem::path& path, const std::string& name, const Tour& tour,
                 int64_t length) {
-  AtomicPath out(path);
-  {
-    std::ofstream file(out.temporary());
-    file << "NAME : " << name << ".tour\n"
-         << "COMMENT : Length " << length << " (eie)\n"
-         << "TYPE : TOUR\nDIMENSION : " << tour.size() << "\nTOUR_SECTION\n";
-    for (const auto city : tour) file << city + 1 << '\n';
-    file << "-1\nEOF\n";
-    if (!file.flush()) throw std::runtime_error(path.string() + ": write failed");
-  }
-  out.commit();
+  std::ostringstream file;
+  file << "NAME : " << name << ".tour\n"
+       << "COMMENT : Length " << length << " (eie)\n"
+       << "TYPE : TOUR\nDIMENSION : " << tour.size() << "\nTOUR_SECTION\n";
+  for (const auto city : tour) file << city + 1 << '\n';
+  file << "-1\nEOF\n";
+  write_file(path, file.str());
 }
 
 Tour read_tour(const std::filesystem::path& path) {

@@ -129,19 +129,16 @@ LayerScaleTable read_layer_scales(const std::filesystem::path& path) {
 }
 
 void write_layer_scales(const std::filesystem::path& path, const LayerScaleTable& table) {
-  AtomicPath out(path);
-  {
-    std::ofstream file(out.temporary());
-    file << "n,layer,lambda\n";
-    file.precision(9);
-    for (const auto& [n, scales] : table) {
-      for (size_t l = 0; l < scales.encoder.size(); ++l) {
-        file << n << ',' << l << ',' << scales.encoder[l] << '\n';
-      }
-      file << n << ",glimpse," << scales.glimpse << '\n';
+  std::ostringstream file;
+  file << "n,layer,lambda\n";
+  file.precision(9);
+  for (const auto& [n, scales] : table) {
+    for (size_t l = 0; l < scales.encoder.size(); ++l) {
+      file << n << ',' << l << ',' << scales.encoder[l] << '\n';
     }
+    file << n << ",glimpse," << scales.glimpse << '\n';
   }
-  out.commit();
+  write_file(path, file.str());
 }
 
 bool is_calibrated(const std::string& spec) {

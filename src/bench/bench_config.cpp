@@ -2,6 +2,8 @@
 
 #include <toml++/toml.h>
 
+#include <algorithm>
+#include <cctype>
 #include <set>
 #include <stdexcept>
 
@@ -64,6 +66,17 @@ BenchConfig read_bench_config(const std::filesystem::path& path) {
   }
   BenchConfig c;
   c.name = scalar<std::string>(path, table, "name", path.stem().string());
+  // The tables are <out>/<name>.md and .csv: a plain name, never a path out of --out.
+  const bool plain = !c.name.empty() && c.name.size() <= 100 && c.name[0] != '.' &&
+                     std::all_of(c.name.begin(), c.name.end(), [](char ch) {
+                       return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' ||
+                              ch == '-' || ch == '.';
+                     });
+  if (!plain) {
+    throw std::invalid_argument(path.string() +
+                                ": 'name' must be a plain file name (letters, digits, _ - ., at "
+                                "most 100, not starting with a dot)");
+  }
   c.problem = scalar<std::string>(path, table, "problem", "tsp");
   c.domain = scalar<std::string>(path, table, "domain", c.domain);
   c.protocol = scalar<std::string>(path, table, "protocol", c.protocol);

@@ -351,8 +351,8 @@ void write_bench_tables(const BenchConfig& c, const BenchResult& r, const std::s
   }
 
   AtomicPath md_file(dir / (c.name + ".md")), csv_file(dir / (c.name + ".csv"));
-  std::ofstream(md_file.temporary()) << md.str();
-  std::ofstream(csv_file.temporary()) << csv.str();
+  md_file.write(md.str());
+  csv_file.write(csv.str());
   md_file.commit();
   csv_file.commit();
 }

@@ -21,15 +21,22 @@ int run_bench(int argc, char** argv) {
   if (!args.count("config"))
     throw std::invalid_argument("a benchmark file CONFIG.toml is required");
   const auto config = read_bench_config(args["config"].as<std::string>());
+  // Checked before the (long) run, not when its tables are written.
+  const std::filesystem::path out = args["out"].as<std::string>();
+  std::error_code error;
+  std::filesystem::create_directories(out, error);
+  if (error || !std::filesystem::is_directory(out)) {
+    throw std::invalid_argument("--out " + out.string() + ": not a directory" +
+                                (error ? " (" + error.message() + ")" : ""));
+  }
   std::string command = "eie bench " + args["config"].as<std::string>();
   if (args["seed"].as<int64_t>() != 1234) command += " --seed " + std::to_string(common.seed);
 
   Progress bar("bench " + config.name, bench_workload(config));
   const auto result = run_bench(config, common.seed == 1234 ? 0 : common.seed,
                                 [&](int64_t done) { bar.advance(done); });
-  write_bench_tables(config, result, command, args["out"].as<std::string>());
-  std::printf("wrote %s/%s.md and .csv\n", args["out"].as<std::string>().c_str(),
-              config.name.c_str());
+  write_bench_tables(config, result, command, out);
+  std::printf("wrote %s/%s.md and .csv\n", out.c_str(), config.name.c_str());
   return 0;
 }
 

@@ -42,14 +42,14 @@ void write_rows(std::ostream& csv, int64_t n, const std::string& layer,
   }
 }
 
-std::string plot_script(const std::filesystem::path& csv, const std::vector<std::string>& layers,
-                        const std::string& title) {
+// Plots the datablock $entropy (the CSV).
+std::string plot_script(const std::vector<std::string>& layers, const std::string& title) {
   std::ostringstream s;
   s << "set datafile separator ','\nset logscale x 2\nset grid\nset key top left\n"
-    << "set xlabel 'n'\nset ylabel 'mean attention entropy (nats)'\nset title '" << title
-    << "'\nplot ";
+    << "set xlabel 'n'\nset ylabel 'mean attention entropy (nats)'\nset title "
+    << gnuplot_quote(title) << "\nplot ";
   for (size_t l = 0; l < layers.size(); ++l) {
-    s << (l ? ", " : "") << "'" << csv.string() << "' using 1:(strcol(2) eq '" << layers[l]
+    s << (l ? ", " : "") << "$entropy using 1:(strcol(2) eq '" << layers[l]
       << "' && strcol(3) eq 'all' ? $4 : 1/0) with linespoints title '" << layers[l] << "'";
   }
   s << ", log(x) with lines dashtype 2 title 'ln n (uniform)'\n";
@@ -107,10 +107,11 @@ int run_entropy(int argc, char** argv) {
     progress.advance(1);
   }
   AtomicPath file(out);
-  std::ofstream(file.temporary()) << csv.str();
+  file.write(csv.str());
   if (args.count("plot")) {
     gnuplot_png(args["plot"].as<std::string>(),
-                plot_script(file.temporary(), layers, std::filesystem::path(model).filename().string()));
+                plot_script(layers, std::filesystem::path(model).filename().string()),
+                {{"entropy", csv.str()}});
   }
   file.commit();
   std::printf("%s", csv.str().c_str());

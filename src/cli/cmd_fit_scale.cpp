@@ -35,13 +35,14 @@ std::string table_csv(const std::filesystem::path& scale_file, const EntropyEsti
   return csv.str();
 }
 
-std::string plot_script(const std::filesystem::path& csv, const ScaleNetworkOptions& o) {
+// Plots the datablock $scales (the CSV).
+std::string plot_script(const ScaleNetworkOptions& o) {
   std::ostringstream s;
   s << "set datafile separator ','\nset multiplot layout 1,2 title 'd = " << o.head_dim
     << ", N = " << o.train_n << "'\nset logscale x 2\nset grid\nset key top left\nset xlabel 'n'\n"
     << "set ylabel 'lambda'\nplot ";
   const auto series = [&](const char* policy) {
-    return "'" + csv.string() + "' using 1:(strcol(2) eq '" + policy +
+    return std::string("$scales using 1:(strcol(2) eq '") + policy +
            "' ? $3 : 1/0) with linespoints title '" + policy + "'";
   };
   bool first = true;
@@ -49,7 +50,7 @@ std::string plot_script(const std::filesystem::path& csv, const ScaleNetworkOpti
   s << "\nset ylabel 'expected entropy (nats)'\nplot ";
   first = true;
   for (const auto* p : {"sqrt", "logn-d", "infoscale", "eie", "eie-exact"}) {
-    s << (first ? "" : ", ") << "'" << csv.string() << "' using 1:(strcol(2) eq '" << p
+    s << (first ? "" : ", ") << "$scales using 1:(strcol(2) eq '" << p
       << "' ? $4 : 1/0) with linespoints title '" << p << "'";
     first = false;
   }
@@ -121,11 +122,9 @@ int run_fit_scale(int argc, char** argv) {
       png(std::filesystem::path(out).replace_extension(".png"));
   write_scale_file(h5.temporary(), network, grid, exact);
   const EntropyEstimator evaluation(net.head_dim, net.max_n, queries, common.seed + 1);
-  {
-    std::ofstream file(csv.temporary());
-    file << table_csv(h5.temporary(), evaluation, net, grid);
-  }
-  gnuplot_png(png.temporary(), plot_script(csv.temporary(), net));
+  const auto table = table_csv(h5.temporary(), evaluation, net, grid);
+  csv.write(table);
+  gnuplot_png(png.temporary(), plot_script(net), {{"scales", table}});
   h5.commit();
   csv.commit();
   png.commit();

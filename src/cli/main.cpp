@@ -56,7 +56,12 @@ int main(int argc, char** argv) {
       std::string message = e.what();
       // LibTorch appends a C++ backtrace to its messages: keep the first line.
       message = message.substr(0, message.find('\n'));
+      // A bad token can be long: quote at most a line's worth of it.
+      if (message.size() > 300) message = message.substr(0, 300) + " [...]";
       std::fprintf(stderr, "eie %s: error: %s\n", c.name, message.c_str());
+      return 1;
+    } catch (...) {  // nothing may escape main: no abort, whatever a library throws
+      std::fprintf(stderr, "eie %s: error: unexpected failure (not a std::exception)\n", c.name);
       return 1;
     }
   }

@@ -50,6 +50,12 @@ Trajectory decode(Environment& env, StepPolicy& policy, Selection selection,
         throw std::invalid_argument("decode: the replayed solutions end before the problem does");
       } else {
         action = selection == Selection::greedy ? log_p.argmax(1) : sample_rows(log_p.exp(), sampler);
+        // Only a broken policy (non-finite logits) chooses outside the mask; stepping on
+        // would corrupt the state, and a routing problem might never finish.
+        if (!feasible.gather(1, action.unsqueeze(1)).all().item<bool>()) {
+          throw std::runtime_error("decode: the policy chose an infeasible action "
+                                   "(non-finite weights or inputs?)");
+        }
       }
     }
     step_log_probs.push_back(log_p.gather(1, action.unsqueeze(1)).squeeze(1));

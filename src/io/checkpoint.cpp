@@ -30,6 +30,10 @@ void read_module(const h5::Reader& reader, const std::string& group, torch::nn::
                                   "' has shape " + c10::str(stored.sizes()) + ", the model needs " +
                                   c10::str(tensor.sizes()));
     }
+    if (stored.is_floating_point() && !torch::isfinite(stored).all().item<bool>()) {
+      throw std::invalid_argument(reader.path().string() + ": '" + group + "/" + name +
+                                  "' holds NaN or infinite weights");
+    }
     tensor.copy_(stored);
   }
 }

@@ -2,6 +2,7 @@
 
 #include <H5Cpp.h>
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace eie::h5 {
@@ -55,6 +56,24 @@ torch::ScalarType tensor_type(const H5::DataSet& dataset) {
   throw std::invalid_argument("not a numeric dataset");
 }
 
+// Runs `body`, turning the HDF5 library's exceptions (which are no std::exception)
+// into one line naming the file and what was being done.
+template <class Body>
+auto guarded(const std::filesystem::path& path, const std::string& what, Body body) {
+  try {
+    return body();
+  } catch (const H5::Exception& e) {
+    const auto detail = e.getDetailMsg();
+    throw std::runtime_error(path.string() + ": " + what + " failed" +
+                             (detail.empty() ? std::string() : ": " + detail.substr(0, 200)));
+  }
+}
+
+// Datasets whose size claims exceed what their file can hold (storage never
+// written, or a forged extent) are refused before anything is allocated for them.
+constexpr double kMaxExpansion = 64;          // a compressed dataset may expand this much
+constexpr double kMaxDatasetBytes = 16e9;     // and never beyond this
+
 void silence_hdf5() {
   static const bool done = [] {
     H5::Exception::dontPrint();
@@ -79,34 +98,41 @@ Writer::~Writer() = default;
 void Writer::write(const std::string& name, const torch::Tensor& tensor) {
   auto data = tensor.detach().to(torch::kCPU).contiguous();
   if (data.scalar_type() == torch::kBool) data = data.to(torch::kByte);
-  std::vector<hsize_t> dims(data.sizes().begin(), data.sizes().end());
-  H5::DataSpace space(static_cast<int>(dims.size()), dims.data());
-  H5::LinkCreatPropList links;
-  H5Pset_create_intermediate_group(links.getId(), 1);
-  auto dataset =
-      file_->createDataSet(name, file_type(data.scalar_type()), space,
-                           H5::DSetCreatPropList::DEFAULT, H5::DSetAccPropList::DEFAULT, links);
-  dataset.write(data.data_ptr(), memory_type(data.scalar_type()));
+  guarded(path_.target(), "writing dataset '" + name + "'", [&] {
+    std::vector<hsize_t> dims(data.sizes().begin(), data.sizes().end());
+    H5::DataSpace space(static_cast<int>(dims.size()), dims.data());
+    H5::LinkCreatPropList links;
+    H5Pset_create_intermediate_group(links.getId(), 1);
+    auto dataset =
+        file_->createDataSet(name, file_type(data.scalar_type()), space,
+                             H5::DSetCreatPropList::DEFAULT, H5::DSetAccPropList::DEFAULT, links);
+    dataset.write(data.data_ptr(), memory_type(data.scalar_type()));
+  });
 }
 
 void Writer::attribute(const std::string& name, const Attribute& value) {
-  H5::DataSpace scalar(H5S_SCALAR);
-  auto root = file_->openGroup("/");
-  if (const auto* i = std::get_if<int64_t>(&value)) {
-    root.createAttribute(name, H5::PredType::STD_I64LE, scalar)
-        .write(H5::PredType::NATIVE_INT64, i);
-  } else if (const auto* d = std::get_if<double>(&value)) {
-    root.createAttribute(name, H5::PredType::IEEE_F64LE, scalar)
-        .write(H5::PredType::NATIVE_DOUBLE, d);
-  } else {
-    H5::StrType type(H5::PredType::C_S1, H5T_VARIABLE);
-    type.setCset(H5T_CSET_UTF8);
-    root.createAttribute(name, type, scalar).write(type, std::get<std::string>(value));
-  }
+  guarded(path_.target(), "writing attribute '" + name + "'", [&] {
+    H5::DataSpace scalar(H5S_SCALAR);
+    auto root = file_->openGroup("/");
+    if (const auto* i = std::get_if<int64_t>(&value)) {
+      root.createAttribute(name, H5::PredType::STD_I64LE, scalar)
+          .write(H5::PredType::NATIVE_INT64, i);
+    } else if (const auto* d = std::get_if<double>(&value)) {
+      root.createAttribute(name, H5::PredType::IEEE_F64LE, scalar)
+          .write(H5::PredType::NATIVE_DOUBLE, d);
+    } else {
+      H5::StrType type(H5::PredType::C_S1, H5T_VARIABLE);
+      type.setCset(H5T_CSET_UTF8);
+      root.createAttribute(name, type, scalar).write(type, std::get<std::string>(value));
+    }
+  });
 }
 
 void Writer::commit() {
-  file_->close();
+  guarded(path_.target(), "writing", [&] {
+    file_->flush(H5F_SCOPE_GLOBAL);
+    file_->close();
+  });
   path_.commit();
 }
 
@@ -140,6 +166,15 @@ torch::Tensor Reader::read(const std::string& name) const {
     std::vector<hsize_t> dims(space.getSimpleExtentNdims());
     space.getSimpleExtentDims(dims.data());
     const auto type = tensor_type(dataset);
+    double bytes = static_cast<double>(c10::elementSize(type));
+    for (const auto d : dims) bytes *= static_cast<double>(d);
+    const auto file_bytes = static_cast<double>(std::filesystem::file_size(path_));
+    if (bytes > std::min(kMaxDatasetBytes, kMaxExpansion * file_bytes + (1 << 20))) {
+      throw std::invalid_argument("claims " + std::to_string(static_cast<int64_t>(bytes)) +
+                                  " bytes, more than a file of " +
+                                  std::to_string(static_cast<int64_t>(file_bytes)) +
+                                  " bytes can hold");
+    }
     auto tensor = torch::empty(std::vector<int64_t>(dims.begin(), dims.end()), type);
     dataset.read(tensor.data_ptr(), memory_type(type));
     return tensor;
@@ -152,28 +187,33 @@ torch::Tensor Reader::read(const std::string& name) const {
 }
 
 std::vector<std::string> Reader::datasets(const std::string& group) const {
-  std::vector<std::string> names;
-  const auto g = file_->openGroup(group);
-  for (hsize_t i = 0; i < g.getNumObjs(); ++i) {
-    if (g.getObjTypeByIdx(i) == H5G_DATASET) names.push_back(g.getObjnameByIdx(i));
-  }
-  return names;
+  return guarded(path_, "listing group '" + group + "'", [&] {
+    std::vector<std::string> names;
+    const auto g = file_->openGroup(group);
+    for (hsize_t i = 0; i < g.getNumObjs(); ++i) {
+      if (g.getObjTypeByIdx(i) == H5G_DATASET) names.push_back(g.getObjnameByIdx(i));
+    }
+    return names;
+  });
 }
 
 bool Reader::has_attribute(const std::string& name) const {
-  return file_->openGroup("/").attrExists(name);
+  return guarded(path_, "reading attribute '" + name + "'",
+                 [&] { return file_->openGroup("/").attrExists(name); });
 }
 
 std::string Reader::string_attribute(const std::string& name) const {
   if (!has_attribute(name)) {
     throw std::invalid_argument(path_.string() + ": missing attribute '" + name + "'");
   }
-  const auto attr = file_->openGroup("/").openAttribute(name);
-  if (attr.getTypeClass() != H5T_STRING) {
-    throw std::invalid_argument(path_.string() + ": attribute '" + name + "' is not a string");
-  }
   std::string value;
-  attr.read(attr.getStrType(), value);
+  guarded(path_, "reading attribute '" + name + "'", [&] {
+    const auto attr = file_->openGroup("/").openAttribute(name);
+    if (attr.getTypeClass() != H5T_STRING) {
+      throw std::invalid_argument(path_.string() + ": attribute '" + name + "' is not a string");
+    }
+    attr.read(attr.getStrType(), value);
+  });
   // Fixed-length strings may carry NUL padding.
   value.erase(std::find(value.begin(), value.end(), '\0'), value.end());
   return value;
@@ -183,26 +223,30 @@ int64_t Reader::int_attribute(const std::string& name) const {
   if (!has_attribute(name)) {
     throw std::invalid_argument(path_.string() + ": missing attribute '" + name + "'");
   }
-  const auto attr = file_->openGroup("/").openAttribute(name);
-  if (attr.getTypeClass() != H5T_INTEGER) {
-    throw std::invalid_argument(path_.string() + ": attribute '" + name + "' is not an integer");
-  }
-  int64_t value = 0;
-  attr.read(H5::PredType::NATIVE_INT64, &value);
-  return value;
+  return guarded(path_, "reading attribute '" + name + "'", [&] {
+    const auto attr = file_->openGroup("/").openAttribute(name);
+    if (attr.getTypeClass() != H5T_INTEGER) {
+      throw std::invalid_argument(path_.string() + ": attribute '" + name + "' is not an integer");
+    }
+    int64_t value = 0;
+    attr.read(H5::PredType::NATIVE_INT64, &value);
+    return value;
+  });
 }
 
 double Reader::double_attribute(const std::string& name) const {
   if (!has_attribute(name)) {
     throw std::invalid_argument(path_.string() + ": missing attribute '" + name + "'");
   }
-  const auto attr = file_->openGroup("/").openAttribute(name);
-  if (attr.getTypeClass() != H5T_FLOAT && attr.getTypeClass() != H5T_INTEGER) {
-    throw std::invalid_argument(path_.string() + ": attribute '" + name + "' is not a number");
-  }
-  double value = 0;
-  attr.read(H5::PredType::NATIVE_DOUBLE, &value);
-  return value;
+  return guarded(path_, "reading attribute '" + name + "'", [&] {
+    const auto attr = file_->openGroup("/").openAttribute(name);
+    if (attr.getTypeClass() != H5T_FLOAT && attr.getTypeClass() != H5T_INTEGER) {
+      throw std::invalid_argument(path_.string() + ": attribute '" + name + "' is not a number");
+    }
+    double value = 0;
+    attr.read(H5::PredType::NATIVE_DOUBLE, &value);
+    return value;
+  });
 }
 
 }  // namespace eie::h5

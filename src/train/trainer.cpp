@@ -128,13 +128,9 @@ std::vector<std::string> kept_log_rows(const std::filesystem::path& path, int64_
 }
 
 void write_log(const std::filesystem::path& path, const std::vector<std::string>& rows) {
-  AtomicPath out(path);
-  {
-    std::ofstream file(out.temporary());
-    file << kLogHeader << '\n';
-    for (const auto& row : rows) file << row << '\n';
-  }
-  out.commit();
+  std::string text = std::string(kLogHeader) + '\n';
+  for (const auto& row : rows) text += row + '\n';
+  write_file(path, text);
 }
 
 // The loss of one step: REINFORCE against `reference` costs, or the mean
@@ -163,6 +159,16 @@ StepLoss reinforce_loss(Agent& agent, RolloutBaseline& baseline, const Instances
 StepLoss imitation_loss(Agent& agent, const std::string& teacher, const Instances& batch) {
   const auto t = agent.replay(batch, agent.problem().heuristic(teacher, batch));
   return {-t.step_log_probs.mean(), t.cost.mean().item<double>()};
+}
+
+// Temporary files (AtomicPath's NAME.tmp-PID) that a killed run left in `dir`.
+void remove_stale_temporaries(const std::filesystem::path& dir) {
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    if (entry.path().filename().string().find(".tmp-") != std::string::npos) {
+      std::error_code ignored;
+      std::filesystem::remove(entry.path(), ignored);
+    }
+  }
 }
 
 // Options that make no sense together; thrown before anything is written.
@@ -226,6 +232,7 @@ void train(Agent& agent, const TrainerOptions& o) {
   progress.lr = o.lr;
   std::vector<std::string> rows;
   if (o.resume) {
+    remove_stale_temporaries(o.out_dir);
     progress = load_checkpoint(o, agent, baseline.get(), optimizer, generator);
     if (o.resume_with_lr) progress.lr = o.lr;
     rows = kept_log_rows(o.out_dir / "log.csv", progress.epoch);
@@ -302,11 +309,13 @@ void train(Agent& agent, const TrainerOptions& o) {
     if (o.paper_lr_rule && verdict.p_value > 0.95) progress.lr *= 0.95;
     set_lr(optimizer, progress.lr);
     progress.epoch = epoch + 1;
+    // The log row first: a run killed before its checkpoint lands resumes from the
+    // previous one and rewrites the row; never a checkpoint without its row.
+    write_log(o.out_dir / "log.csv", rows);
     save_checkpoint(o, agent, baseline.get(), optimizer, generator, progress);
     save_model(agent, o.out_dir / "model.h5");
     // The policy that won the last t-test: usually the one to ship.
     if (verdict.replaced) save_model(baseline->agent(), o.out_dir / "baseline.h5");
-    write_log(o.out_dir / "log.csv", rows);
     cpu_offset = progress.cpu_seconds - process_cpu_seconds();  // validation and saving left out
     if (!::isatty(2)) std::fprintf(stderr, "%s\n", row);
   }

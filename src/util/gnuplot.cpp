@@ -1,18 +1,79 @@
 #include "util/gnuplot.h"
 
 #include <cstdio>
+#include <cstdlib>
 #include <stdexcept>
+#include <system_error>
+
+#include "util/atomic_path.h"
 
 namespace eie {
 
-void gnuplot_png(const std::filesystem::path& output, const std::string& script, int width,
-                 int height) {
+namespace {
+
+// A fresh directory only this process writes to; removed with everything in it.
+class PrivateDirectory {
+ public:
+  PrivateDirectory() {
+    auto pattern = (std::filesystem::temp_directory_path() / "eie-gnuplot-XXXXXX").string();
+    // The path goes into gnuplot's script: only characters that cannot end a literal.
+    for (const char c : pattern) {
+      const bool plain = std::isalnum(static_cast<unsigned char>(c)) || c == '/' || c == '-' ||
+                         c == '_' || c == '.';
+      if (!plain) {
+        throw std::runtime_error("cannot plot: the temporary directory's path (TMPDIR) has "
+                                 "characters other than letters, digits and / - _ .");
+      }
+    }
+    if (::mkdtemp(pattern.data()) == nullptr) {
+      throw std::runtime_error("cannot plot: no temporary directory for gnuplot");
+    }
+    path_ = pattern;
+  }
+  PrivateDirectory(const PrivateDirectory&) = delete;
+  PrivateDirectory& operator=(const PrivateDirectory&) = delete;
+  ~PrivateDirectory() {
+    std::error_code ignored;
+    std::filesystem::remove_all(path_, ignored);
+  }
+  [[nodiscard]] const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;  // the directory
+};
+
+}  // namespace
+
+std::string gnuplot_quote(const std::string& text) {
+  std::string out = "'";
+  for (const char c : text) {
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) continue;
+    out += c;
+    if (c == '\'') out += '\'';
+  }
+  return out + "'";
+}
+
+void gnuplot_png(const std::filesystem::path& output, const std::string& script,
+                 const std::map<std::string, std::string>& data, int width, int height) {
+  const PrivateDirectory directory;
+  const auto picture = directory.path() / "plot.png";
   FILE* pipe = ::popen("gnuplot 2>&1", "w");
   if (pipe == nullptr) throw std::runtime_error("cannot start gnuplot (install gnuplot-nox)");
+  for (const auto& [name, text] : data) {
+    std::fprintf(pipe, "$%s << EOD\n%s\nEOD\n", name.c_str(), text.c_str());
+  }
   std::fprintf(pipe, "set terminal pngcairo size %d,%d noenhanced\nset output '%s'\n%s\n", width,
-               height, output.c_str(), script.c_str());
+               height, picture.c_str(), script.c_str());
   const int status = ::pclose(pipe);
-  if (status != 0) throw std::runtime_error("gnuplot failed writing " + output.string());
+  if (status != 0 || !std::filesystem::exists(picture)) {
+    throw std::runtime_error("gnuplot failed writing " + output.string() +
+                             (status == 127 << 8 ? " (is gnuplot installed? gnuplot-nox)" : ""));
+  }
+  AtomicPath target(output);
+  std::filesystem::copy_file(picture, target.temporary(),
+                             std::filesystem::copy_options::overwrite_existing);
+  target.commit();
 }
 
 }  // namespace eie

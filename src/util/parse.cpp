@@ -15,7 +15,7 @@ T parse_number(std::string_view text, const std::string& what, const char* kind)
   const auto* end = text.data() + text.size();
   const auto [ptr, ec] = std::from_chars(text.data(), end, value);
   if (text.empty() || ec != std::errc() || ptr != end) {
-    throw std::invalid_argument(what + ": expected " + kind + ", got '" + std::string(text) + "'");
+    throw std::invalid_argument(what + ": expected " + kind + ", got '" + excerpt(text) + "'");
   }
   return value;
 }
@@ -28,6 +28,22 @@ int64_t parse_int(std::string_view text, const std::string& what) {
 double parse_double(std::string_view text, const std::string& what) {
   if (!text.empty() && text.front() == '+') text.remove_prefix(1);  // from_chars rejects '+'
   return parse_number<double>(text, what, "a number");
+}
+
+std::string excerpt(std::string_view text, size_t limit) {
+  std::string out(text.substr(0, limit));
+  for (auto& c : out) {
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
+  }
+  return text.size() > limit ? out + "..." : out;
+}
+
+void check_count_fits(int64_t count, size_t text_bytes, int64_t min_bytes,
+                      const std::string& what) {
+  if (count > static_cast<int64_t>(text_bytes / static_cast<size_t>(min_bytes))) {
+    throw std::invalid_argument(what + " " + std::to_string(count) + " cannot fit in a file of " +
+                                std::to_string(text_bytes) + " bytes");
+  }
 }
 
 std::string_view trim(std::string_view text) {

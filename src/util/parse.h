@@ -23,6 +23,15 @@ namespace eie {
 // The whole file as text; std::invalid_argument naming the path if it cannot be opened.
 [[nodiscard]] std::string read_text(const std::filesystem::path& path);
 
+// At most `limit` characters of `text` for an error message, marked when cut, with
+// control characters shown as '?': a garbage line is quoted, not echoed whole.
+[[nodiscard]] std::string excerpt(std::string_view text, size_t limit = 40);
+
+// Throws std::invalid_argument naming `what` unless `count` items of at least
+// `min_bytes` each fit in a text of `text_bytes`: a header's count is checked against
+// the data before anything is sized by it.
+void check_count_fits(int64_t count, size_t text_bytes, int64_t min_bytes, const std::string& what);
+
 // Removes leading and trailing blanks, '\r' included.
 [[nodiscard]] std::string_view trim(std::string_view text);
 
