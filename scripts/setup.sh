@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what is missing (Debian 12, as root), then configures and builds eie
-# in ./build. Idempotent: fast when everything is already there.
+# in ./build: everything, or only the targets named (e.g. `scripts/setup.sh eie`:
+# the binary without the tests). Idempotent: fast when everything is already there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -21,4 +22,8 @@ fi
 werror=OFF
 [ "${CI:-}" = "true" ] && werror=ON
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DEIE_WERROR="$werror" >/dev/null
-cmake --build build -- -j"$(nproc)"
+if [ $# -gt 0 ]; then
+  cmake --build build --target "$@" -- -j"$(nproc)"
+else
+  cmake --build build -- -j"$(nproc)"
+fi
