@@ -1,6 +1,8 @@
 #include "nn/glimpse.h"
 
+#include <algorithm>
 #include <limits>
+#include <vector>
 
 #include "nn/entropy_probe.h"
 
@@ -11,6 +13,8 @@ namespace {
 // the keys no longer fit in cache and the product reads them once without a
 // temporary (measured: slower at n = 100, faster at n = 1600).
 constexpr int64_t kBatchedProductNodes = 512;
+// Most attention scores glimpse_steps() holds at once (256 MB of float32).
+constexpr int64_t kMaxStepScores = int64_t{1} << 26;
 }  // namespace
 
 GlimpseMemory glimpse_memory(const torch::Tensor& keys, const torch::Tensor& values,
@@ -45,12 +49,24 @@ torch::Tensor glimpse(const GlimpseMemory& memory, const torch::Tensor& query,
 torch::Tensor glimpse_steps(const GlimpseMemory& memory, const torch::Tensor& queries,
                             const torch::Tensor& masked, double scale) {
   const int64_t B = queries.size(0), T = queries.size(1);
-  const int64_t M = memory.keys.size(1), d = memory.keys.size(2);
+  const int64_t M = memory.keys.size(1), d = memory.keys.size(2), n = memory.keys.size(3);
+  // The [B, M, T, n] scores a chunk of queries at a time: a multi-start step scores
+  // K T queries per instance (6,400 trajectories of n = 100: 2 GB per such tensor).
+  const int64_t chunk = std::max<int64_t>(1, kMaxStepScores / (B * M * n));
+  if (T > chunk) {
+    std::vector<torch::Tensor> parts;
+    for (int64_t begin = 0; begin < T; begin += chunk) {
+      const int64_t end = std::min(T, begin + chunk);
+      parts.push_back(glimpse_steps(memory, queries.slice(1, begin, end),
+                                    masked.slice(1, begin, end), scale));
+    }
+    return torch::cat(parts, 1);
+  }
   const auto q = queries.view({B, T, M, d}).permute({0, 2, 1, 3}) * scale;  // [B, M, T, d]
-  const auto weights =
-      torch::softmax(torch::matmul(q, memory.keys)
-                         .masked_fill(masked.unsqueeze(1), -std::numeric_limits<float>::infinity()),
-                     -1);                                                      // [B, M, T, n]
+  auto scores = torch::matmul(q, memory.keys);  // [B, M, T, n]
+  // In place: the product's backward needs its inputs, not its output.
+  scores.masked_fill_(masked.unsqueeze(1), -std::numeric_limits<float>::infinity());
+  const auto weights = torch::softmax(scores, -1);
   const auto heads = torch::matmul(weights, memory.values.transpose(-1, -2));  // [B, M, T, d]
   return heads.permute({0, 2, 1, 3}).reshape({B, T, M * d});
 }
