@@ -24,12 +24,8 @@ row() {  # label, trajectories per step, train flags...
     printf "| %s | %.2f | %d | %.0f | %.0f |\n", l, s, k, k / s, p / 1024 }'
 }
 
-page=results/speed.md
-begin='<!-- multistart_speed.sh: begin -->' end='<!-- multistart_speed.sh: end -->'
-if ! grep -qF "$begin" "$page" || ! grep -qF "$end" "$page"; then
-  echo "multistart_speed.sh: $page lacks the lines '$begin' and '$end'" >&2
-  exit 1
-fi
+grep -qF '<!-- multistart_speed.sh: begin -->' results/speed.md ||
+  { echo "multistart_speed.sh: results/speed.md lacks its markers" >&2; exit 1; }
 {
   echo "Command: \`experiments/multistart_speed.sh $threads\` ($(date -u +%Y-%m-%d), $threads threads)."
   echo
@@ -39,9 +35,5 @@ fi
   row multistart 6400 --batch 64 --baseline multistart --starts 100
   row multistart+aug8 6400 --batch 8 --baseline multistart --starts 100 --augment 8
 } > "$work/block"
-awk -v b="$begin" -v e="$end" -v block="$work/block" '
-  $0 == b { print; while ((getline line < block) > 0) print line; skip = 1; next }
-  $0 == e { skip = 0 }
-  !skip' "$page" > "$work/page"
-cp "$work/page" "$page"
-sed -n "/$begin/,/$end/p" "$page"
+experiments/replace_block.sh results/speed.md multistart_speed.sh "$work/block"
+sed -n '/multistart_speed.sh: begin/,/multistart_speed.sh: end/p' results/speed.md

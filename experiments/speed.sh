@@ -70,12 +70,9 @@ packing_rows() {
   echo "| environment steps per second, one core (\`build/experiments/bpp3d_step_speed\`) | $(build/experiments/bpp3d_step_speed 50000 | sed -E 's/.*: ([0-9]+) steps.*/\1/') (target >= 10,000) |"
 }
 
-page=results/speed.md
-begin='<!-- speed.sh: begin -->' end='<!-- speed.sh: end -->'
-if ! grep -qF "$begin" "$page" || ! grep -qF "$end" "$page"; then
-  echo "speed.sh: $page lacks the lines '$begin' and '$end'" >&2
-  exit 1
-fi
+# Fail early, before measuring, when the page lacks its markers.
+grep -qF '<!-- speed.sh: begin -->' results/speed.md && grep -qF '<!-- speed.sh: end -->' results/speed.md ||
+  { echo "speed.sh: results/speed.md lacks its speed.sh markers" >&2; exit 1; }
 {
   echo "Command: \`experiments/speed.sh $threads\` on an idle machine ($(date -u +%Y-%m-%d), $threads threads, $(nproc) cores)."
   echo
@@ -101,9 +98,4 @@ fi
   echo "|---|---|"
   packing_rows
 } | tee "$work/measured.md"
-# The page with the measured block replaced (written whole, then renamed).
-awk -v begin="$begin" -v end="$end" -v measured="$work/measured.md" '
-  $0 == begin { print; while ((getline line < measured) > 0) print line; skipping = 1; next }
-  $0 == end { skipping = 0 }
-  !skipping' "$page" > "$page.tmp"
-mv "$page.tmp" "$page"
+experiments/replace_block.sh results/speed.md speed.sh "$work/measured.md"
