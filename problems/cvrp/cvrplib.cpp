@@ -292,12 +292,16 @@ void write_sol(const std::filesystem::path& path, const Routes& routes, int64_t 
 }
 
 SolFile read_sol(const std::filesystem::path& path) {
-  std::istringstream lines(read_text(path));
+  return parse_sol(read_text(path), path.string());
+}
+
+SolFile parse_sol(const std::string& text, const std::string& origin) {
+  std::istringstream lines(text);
   std::string raw;
   SolFile sol;
   bool has_cost = false;
   int line_no = 0;
-  const auto where = [&] { return path.string() + ":" + std::to_string(line_no); };
+  const auto where = [&] { return origin + ":" + std::to_string(line_no); };
   const auto fail = [&](const std::string& what) {
     throw std::invalid_argument(where() + ": " + what);
   };
@@ -333,8 +337,8 @@ SolFile read_sol(const std::filesystem::path& path) {
     if (route.empty()) fail("route " + std::to_string(k) + " is empty");
     sol.routes.push_back(std::move(route));
   }
-  if (!has_cost) throw std::invalid_argument(path.string() + ": no Cost line");
-  if (sol.routes.empty()) throw std::invalid_argument(path.string() + ": no routes");
+  if (!has_cost) throw std::invalid_argument(origin + ": no Cost line");
+  if (sol.routes.empty()) throw std::invalid_argument(origin + ": no routes");
   return sol;
 }
 

@@ -38,5 +38,7 @@ struct SolFile {
   int64_t cost = 0;  // the "Cost" line
 };
 [[nodiscard]] SolFile read_sol(const std::filesystem::path& path);
+// The same from a .sol file's text; `origin` names it in errors.
+[[nodiscard]] SolFile parse_sol(const std::string& text, const std::string& origin);
 
 }  // namespace eie::cvrp

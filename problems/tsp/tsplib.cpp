@@ -150,7 +150,11 @@ void write_tour(const std::filesystem::path& path, const std::string& name, cons
 }
 
 Tour read_tour(const std::filesystem::path& path) {
-  std::istringstream lines(read_text(path));
+  return parse_tour(read_text(path), path.string());
+}
+
+Tour parse_tour(const std::string& text, const std::string& origin) {
+  std::istringstream lines(text);
   std::string raw;
   bool in_tour = false;
   Tour tour;
@@ -161,12 +165,12 @@ Tour read_tour(const std::filesystem::path& path) {
     if (line == "TOUR_SECTION") {
       in_tour = true;
     } else if (in_tour && !line.empty()) {
-      const auto id = parse_int(line, path.string() + ":" + std::to_string(line_no));
+      const auto id = parse_int(line, origin + ":" + std::to_string(line_no));
       if (id == -1) return tour;
       tour.push_back(id - 1);
     }
   }
-  throw std::invalid_argument(path.string() + ": no TOUR_SECTION ending in -1");
+  throw std::invalid_argument(origin + ": no TOUR_SECTION ending in -1");
 }
 
 }  // namespace eie::tsp

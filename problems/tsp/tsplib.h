@@ -34,5 +34,7 @@ struct TsplibInstance {
 void write_tour(const std::filesystem::path& path, const std::string& name, const Tour& tour,
                 int64_t length);
 [[nodiscard]] Tour read_tour(const std::filesystem::path& path);
+// The same from a tour file's text; `origin` names it in errors.
+[[nodiscard]] Tour parse_tour(const std::string& text, const std::string& origin);
 
 }  // namespace eie::tsp

@@ -55,5 +55,8 @@ struct BenchConfig {
 
 // Throws std::invalid_argument as "FILE:LINE: what is wrong".
 [[nodiscard]] BenchConfig read_bench_config(const std::filesystem::path& path);
+// The same from a TOML text; `path` names it in errors and gives the default name.
+[[nodiscard]] BenchConfig parse_bench_config(const std::string& text,
+                                             const std::filesystem::path& path);
 
 }  // namespace eie
