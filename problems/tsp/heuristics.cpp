@@ -1,5 +1,7 @@
 #include "tsp/heuristics.h"
 
+#include "common/point_grid.h"
+
 #include <algorithm>
 #include <limits>
 #include <numeric>
@@ -9,20 +11,13 @@ namespace eie::tsp {
 
 Tour nearest_neighbour(const std::vector<Point>& cities) {
   const auto n = static_cast<int64_t>(cities.size());
-  std::vector<bool> visited(n, false);
+  PointGrid unvisited(cities);
+  unvisited.remove(0);
   Tour tour{0};
-  visited[0] = true;
   for (int64_t step = 1; step < n; ++step) {
-    const auto& here = cities[tour.back()];
-    int64_t best = -1;
-    double best_d = std::numeric_limits<double>::infinity();
-    for (int64_t j = 0; j < n; ++j) {
-      if (visited[j]) continue;
-      const double d = distance(here, cities[j]);
-      if (d < best_d) best_d = d, best = j;
-    }
-    visited[best] = true;
-    tour.push_back(best);
+    const int64_t next = unvisited.nearest_to(cities[tour.back()]);
+    unvisited.remove(next);
+    tour.push_back(next);
   }
   return tour;
 }
@@ -57,21 +52,9 @@ Tour farthest_insertion(const std::vector<Point>& cities) {
 namespace {
 
 std::vector<std::vector<int64_t>> nearest_lists(const std::vector<Point>& cities, int64_t k) {
-  const auto n = static_cast<int64_t>(cities.size());
-  k = std::min(k, n - 1);
-  std::vector<std::vector<int64_t>> lists(n);
-  std::vector<int64_t> order(n);
-  for (int64_t i = 0; i < n; ++i) {
-    std::iota(order.begin(), order.end(), 0);
-    const auto closer = [&](int64_t a, int64_t b) {
-      return distance(cities[i], cities[a]) < distance(cities[i], cities[b]);
-    };
-    // City i itself comes first (distance 0) and is skipped.
-    std::partial_sort(order.begin(), order.begin() + k + 1, order.end(), closer);
-    for (int64_t j = 0; j <= k; ++j) {
-      if (order[j] != i && static_cast<int64_t>(lists[i].size()) < k) lists[i].push_back(order[j]);
-    }
-  }
+  const PointGrid grid(cities);
+  std::vector<std::vector<int64_t>> lists(cities.size());
+  for (size_t i = 0; i < cities.size(); ++i) lists[i] = grid.nearest(static_cast<int64_t>(i), k);
   return lists;
 }
 
@@ -104,22 +87,28 @@ class ArrayTour {
       j = (j + size() - 1) % size();
     }
   }
-  // Moves the `length` cities from `first` forward to between `after` (outside
-  // them) and its successor, reversed if asked. O(n).
-  void move(int64_t first, int64_t length, int64_t after, bool reversed) {
-    Tour segment;
-    for (int64_t k = 0, city = first; k < length; ++k, city = next(city)) segment.push_back(city);
-    if (reversed) std::reverse(segment.begin(), segment.end());
-    Tour moved;
-    moved.reserve(tour_.size());
-    // Walk the rest of the cycle from the city after the segment.
-    for (int64_t k = 0, p = (pos_[first] + length) % size(); k < size() - length; ++k) {
-      const int64_t city = tour_[(p + k) % size()];
-      moved.push_back(city);
-      if (city == after) moved.insert(moved.end(), segment.begin(), segment.end());
+  // 2-opt by its edges: (a, b) and (c, e), b after a and e after c in the same
+  // direction, become (a, c) and (b, e). Either direction of the cycle will do.
+  void exchange(int64_t a, int64_t b, int64_t c, int64_t e) {
+    if (next(a) == b) {
+      reverse(b, c);
+    } else {
+      reverse(a, e);
     }
-    tour_ = std::move(moved);
-    for (size_t i = 0; i < tour_.size(); ++i) pos_[tour_[i]] = static_cast<int64_t>(i);
+  }
+  // Moves the cities `first` .. `last` (forward, a path not holding `after`) to
+  // between `after` and its successor, reversed if asked: two or three 2-opt
+  // exchanges, each reversing the shorter side, instead of rebuilding the tour.
+  void move(int64_t first, int64_t last, int64_t after, bool reversed) {
+    const int64_t p = prev(first), q = next(last), y = next(after);
+    if (y == p) {  // just before p: the segment and p swap places
+      exchange(after, p, last, q);  // after last ... first p q
+      if (!reversed && first != last) exchange(after, last, first, p);
+      return;
+    }
+    exchange(p, first, after, y);                 // p after ... q last ... first y
+    if (after != q) exchange(p, after, q, last);  // p q ... after last ... first y
+    if (!reversed && first != last) exchange(after, last, first, y);  // after first ... last y
   }
   [[nodiscard]] const Tour& tour() const { return tour_; }
 
@@ -188,7 +177,7 @@ bool insert_segment(ArrayTour& t, const Segment& s, double removed,
         const double forward = d(x, s.first()) + d(s.last(), y);
         const double backward = d(x, s.last()) + d(s.first(), y);
         if (removed - (std::min(forward, backward) - d(x, y)) > 1e-10) {
-          t.move(s.first(), s.length, x, backward < forward);
+          t.move(s.first(), s.last(), x, backward < forward);
           touched.push_back(x), touched.push_back(y);
           return true;
         }

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Scale benchmark: `eie solve --method nn --improve oropt` on uniform random EUC_2D
+# instances of 20,000 and 100,000 cities (coordinates U[0, 10^6), seeded), with the
+# time solving took, the whole command's wall time and its peak memory. Rewrites
+# the part of results/speed.md between its "scale.sh: begin" and "scale.sh: end" markers.
+# usage: experiments/scale.sh [THREADS]   (from the repository root, after scripts/setup.sh)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+eie=$PWD/build/src/cli/eie
+threads=${1:-2}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+{
+  echo "Command: \`experiments/scale.sh $threads\` ($(date -u +%Y-%m-%d), $threads threads)."
+  echo
+  echo "| cities | method | cost | solving (s) | whole command (s) | peak memory (MiB) |"
+  echo "|---|---|---|---|---|---|"
+  for n in 20000 100000; do
+    awk -v n="$n" 'BEGIN {
+      srand(n)
+      printf "NAME : u%d\nTYPE : TSP\nDIMENSION : %d\nEDGE_WEIGHT_TYPE : EUC_2D\nNODE_COORD_SECTION\n", n, n
+      for (i = 1; i <= n; ++i) printf "%d %d %d\n", i, int(rand() * 1e6), int(rand() * 1e6)
+      print "EOF" }' > "$work/u$n.tsp"
+    /usr/bin/time -f "%e %M" -o "$work/time" "$eie" solve "$work/u$n.tsp" --method nn \
+      --improve oropt --threads "$threads" --json > "$work/out.json"
+    read -r wall peak < "$work/time"
+    awk -v n="$n" -v wall="$wall" -v peak="$peak" -F'[:,}]' '{
+      printf "| %d | nn + oropt | %.0f | %.2f | %.2f | %.0f |\n", n, $2, $4, wall, peak / 1024 }' \
+      "$work/out.json"
+  done
+} > "$work/block"
+cat "$work/block"
+experiments/replace_block.sh results/speed.md scale.sh "$work/block"
