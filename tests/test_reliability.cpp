@@ -177,6 +177,20 @@ TEST(Reliability, HeaderCountsAreCheckedAgainstTheData) {
   EXPECT_LT(garbage.stderr.size(), 400u);
 }
 
+// Whole-instance attention does not scale to 10^4 cities: above 2,000 a policy decodes
+// in tiles unless --window says otherwise.
+TEST(Reliability, LargeInstancesDecodeInTilesByDefault) {
+  const auto dir = test::scratch_dir("reliability-large");
+  const auto tsp = random_tsp(dir, 2500).string();
+  const auto tour = (dir / "t.tour").string();
+  const auto run = eie("solve " + tsp + " --out " + tour);
+  ASSERT_EQ(run.exit_code, 0) << run.stderr;
+  EXPECT_NE(run.stderr.find("decoding in tiles of 100"), std::string::npos) << run.stderr;
+  EXPECT_TRUE(std::filesystem::exists(tour));
+  const auto whole = eie("solve " + tsp + " --window 0 --method nn");
+  EXPECT_EQ(whole.stderr.find("tiles"), std::string::npos) << whole.stderr;
+}
+
 TEST(Reliability, BenchNamesStayInsideOut) {
   const auto dir = test::scratch_dir("reliability-bench");
   for (const std::string name : {"../x", "/tmp/x", ".hidden", "a/b"}) {

@@ -38,6 +38,7 @@ class TspProblem final : public RoutingProblem {
                                       const torch::Tensor& actions) const override;
   [[nodiscard]] std::unique_ptr<RoutingEnvironment> environment(
       const Instances& instances) const override;
+  [[nodiscard]] bool has_tiles() const override { return true; }
   // Spatial tiles (spatial_tiles), their tours joined by join_tile_tours.
   [[nodiscard]] std::unique_ptr<Tiling> tile(const Instances& instances,
                                              int64_t size) const override;

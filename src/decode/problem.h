@@ -63,6 +63,8 @@ class Problem {
   // Local search `method` applied to finished solutions.
   [[nodiscard]] virtual torch::Tensor improve(const std::string& method, const Instances& instances,
                                               const torch::Tensor& actions) const = 0;
+  // True when tile() cuts instances (tiled decoding is possible).
+  [[nodiscard]] virtual bool has_tiles() const { return false; }
   // The instances cut into parts of at most `size` nodes (tiled decoding); throws
   // std::invalid_argument where a problem has no tiling.
   [[nodiscard]] virtual std::unique_ptr<Tiling> tile(const Instances& /*instances*/,
