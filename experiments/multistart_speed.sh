@@ -6,12 +6,7 @@
 # Rewrites the part of results/speed.md between its "multistart_speed.sh: begin"
 # and "multistart_speed.sh: end" markers. Run on an otherwise idle machine.
 # usage: experiments/multistart_speed.sh [THREADS]   (from the repository root)
-set -euo pipefail
-cd "$(dirname "$0")/.."
-eie=$PWD/build/src/cli/eie
-threads=${1:-2}
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+source "$(dirname "$0")/preamble.sh"
 
 row() {  # label, trajectories per step, train flags...
   local label=$1 per_step=$2; shift 2

@@ -5,12 +5,7 @@
 # time solving took, the whole command's wall time and its peak memory. Rewrites
 # the part of results/speed.md between its "scale.sh: begin" and "scale.sh: end" markers.
 # usage: experiments/scale.sh [THREADS]   (from the repository root, after scripts/setup.sh)
-set -euo pipefail
-cd "$(dirname "$0")/.."
-eie=$PWD/build/src/cli/eie
-threads=${1:-2}
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+source "$(dirname "$0")/preamble.sh"
 
 {
   echo "Command: \`experiments/scale.sh $threads\` ($(date -u +%Y-%m-%d), $threads threads)."

@@ -9,12 +9,7 @@
 # results/speed.md between its "speed.sh: begin" and "speed.sh: end" markers; the
 # notes around them are kept.
 # usage: experiments/speed.sh [THREADS]   (from the repository root, after scripts/setup.sh)
-set -euo pipefail
-cd "$(dirname "$0")/.."
-eie=$PWD/build/src/cli/eie
-threads=${1:-2}
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+source "$(dirname "$0")/preamble.sh"
 
 "$eie" gen --n 100 --count 1024 --seed 1 --out "$work/n100.h5" >/dev/null
 "$eie" gen --n 1600 --count 16 --seed 2 --out "$work/n1600.h5" >/dev/null
