@@ -23,4 +23,11 @@ std::shared_ptr<const Problem> make_problem(const std::string& name,
   throw std::invalid_argument("unknown problem '" + name + "' (known: tsp, cvrp, bpp3d)");
 }
 
+std::shared_ptr<const Problem> problem_of(const Dataset& dataset) {
+  ProblemOptions options;
+  if (dataset.options.count("domain")) options.domain = dataset.options.at("domain");
+  if (dataset.options.count("protocol")) options.protocol = dataset.options.at("protocol");
+  return make_problem(dataset.problem, options);
+}
+
 }  // namespace eie

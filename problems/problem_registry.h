@@ -4,6 +4,7 @@
 #include <string>
 
 #include "decode/problem.h"
+#include "io/dataset.h"
 
 namespace eie {
 
@@ -18,5 +19,8 @@ struct ProblemOptions {
 // "tsp", "cvrp" or "bpp3d"; throws std::invalid_argument listing the known problems.
 [[nodiscard]] std::shared_ptr<const Problem> make_problem(const std::string& name,
                                                           const ProblemOptions& options = {});
+
+// The problem a dataset file was made for, with the options the file records.
+[[nodiscard]] std::shared_ptr<const Problem> problem_of(const Dataset& dataset);
 
 }  // namespace eie

@@ -1,11 +1,17 @@
 #!/usr/bin/env bash
 # Fuzzes every text reader (TSPLIB .tsp and .tour, CVRPLIB .vrp and .sol, the .bpp
-# and placements formats, bench TOML) with libFuzzer, AddressSanitizer and
-# UndefinedBehaviorSanitizer (Debian's clang and libclang-rt), each for SECONDS,
-# from seed corpora of the project's own files (data/, tests/data/, experiments/).
-# Not part of CI. Builds into build-fuzz/ (the readers are plain C++: no LibTorch);
-# a crash, hang (over 10 s), leak or sanitizer report stops a target with its input
-# saved in build-fuzz/findings/. Prints executions and corpus size per target.
+# and placements formats, bench TOML) and the HDF5 dataset and model loaders with
+# libFuzzer, AddressSanitizer and UndefinedBehaviorSanitizer (Debian's clang and
+# libclang-rt), each for SECONDS, from seed corpora of the project's own files
+# (data/, tests/data/, experiments/; datasets and small models of every problem
+# written by eie itself). Not part of CI.
+# - The text readers are plain C++ (no LibTorch) and build into build-fuzz/; a crash,
+#   hang (over 10 s), leak or sanitizer report stops a target with its input saved in
+#   build-fuzz/findings/.
+# - The HDF5 targets build with the project in build-sanitize/
+#   (scripts/configure_sanitize.sh) and run in fork mode, so that every finding is
+#   collected (build-fuzz/findings/h5_*) rather than the first alone.
+# Prints executions, corpus size and findings per target.
 # usage: scripts/fuzz.sh [SECONDS]   (from anywhere; default 60)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -61,6 +67,48 @@ for target in tsplib tour cvrplib sol bpp placements bench_toml; do
     status=1
   fi
   runs=$(grep -E '^stat::number_of_executed_units' "$log" | awk '{print $2}')
+  printf '| %s | %s | %s | %s |\n' "$target" "${runs:-?}" "$(ls "$corpus" | wc -l)" "$result"
+done
+
+# HDF5 loaders: seeds are files of every problem written by the sanitized eie.
+scripts/configure_sanitize.sh
+cmake --build build-sanitize --target eie fuzz_h5_dataset fuzz_h5_model -- -j"$(nproc)" >/dev/null
+eie=build-sanitize/src/cli/eie
+seed_dir="$out/h5-seeds"
+mkdir -p "$seed_dir"
+for problem in tsp cvrp bpp3d; do
+  [ -f "$seed_dir/$problem-data.h5" ] ||
+    "$eie" gen --problem "$problem" --n 6 --count 2 --seed 1 --out "$seed_dir/$problem-data.h5" >/dev/null
+  [ -f "$seed_dir/$problem-model.h5" ] || {
+    "$eie" train --problem "$problem" --n 6 --epochs 1 --steps 1 --batch 2 --val-size 2 \
+      --baseline-eval-size 2 --embed-dim 8 --heads 2 --layers 1 --ff-hidden 8 --threads 1 \
+      --out "$seed_dir/$problem-run" >/dev/null
+    cp "$seed_dir/$problem-run/model.h5" "$seed_dir/$problem-model.h5"
+  }
+done
+# libhdf5 asks malloc for sizes read from a corrupt file: null, as in the release
+# build, gives its one-line error instead of ASan's allocation report.
+export ASAN_OPTIONS=allocator_may_return_null=1:detect_leaks=1
+export LSAN_OPTIONS="suppressions=$PWD/scripts/sanitize.supp:print_suppressions=0"
+for target in h5_dataset h5_model; do
+  corpus="$out/corpus/$target"
+  mkdir -p "$corpus"
+  case $target in
+    h5_dataset) cp "$seed_dir"/*-data.h5 tests/data/broken/*.h5 "$corpus/" ;;
+    h5_model) cp "$seed_dir"/*-model.h5 tests/data/broken/*.h5 "$corpus/" ;;
+  esac
+  log="$out/fuzz_$target.log"
+  rm -f "$out/findings/$target-"*
+  "build-sanitize/tests/fuzz/fuzz_$target" "$corpus" -fork=1 -ignore_crashes=1 -ignore_timeouts=1 \
+    -ignore_ooms=1 -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 -max_len=65536 \
+    -artifact_prefix="$out/findings/$target-" -print_final_stats=1 >"$log" 2>&1 || true
+  runs=$(grep -oE 'exec/s: [0-9]+|execs: [0-9]+' "$log" | tail -1 | grep -oE '[0-9]+$')
+  findings=$(ls "$out/findings/" | grep -c "^$target-" || true)
+  result=clean
+  if [ "$findings" -gt 0 ]; then
+    result="$findings FINDINGS (build-fuzz/findings/$target-*, $log)"
+    status=1
+  fi
   printf '| %s | %s | %s | %s |\n' "$target" "${runs:-?}" "$(ls "$corpus" | wc -l)" "$result"
 done
 exit $status

@@ -37,6 +37,22 @@ TEST(BenchConfig, ErrorsNameFileAndLine) {
   expect_error(broken("missing.toml"), "no such file");
 }
 
+// A fuzzing finding: a quoted key may hold escaped line breaks and be of any
+// length; the error quotes a short excerpt of it on one line.
+TEST(BenchConfig, AnUnknownKeyIsQuotedOnOneLine) {
+  const auto dir = test::scratch_dir("bench-odd-key");
+  std::ofstream(dir / "c.toml") << "\"a\\nb\\r" << std::string(500, 'x') << "\" = 1\n";
+  try {
+    (void)read_bench_config(dir / "c.toml");
+    FAIL() << "accepted an unknown key";
+  } catch (const std::invalid_argument& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("c.toml:1: unknown key 'a?b?"), std::string::npos) << what;
+    EXPECT_EQ(what.find_first_of("\r\n"), std::string::npos) << what;
+    EXPECT_LT(what.size(), 300u) << what;
+  }
+}
+
 TEST(BenchConfig, LocalSearchNamesAreDistinctAndNonEmpty) {
   const auto dir = test::scratch_dir("bench-improve-names");
   for (const auto* improve : {"\"\"", "[\"2opt\", \"2opt\"]", "[\"oropt\", \"\"]"}) {

@@ -5,6 +5,7 @@
 #include "attend2pack/agent.h"
 #include "attention_model/agent.h"
 #include "bpp3d/problem.h"
+#include "decode/decode_loop.h"
 #include "decode/strategies.h"
 #include "policy_registry.h"
 #include "problem_registry.h"
@@ -202,6 +203,36 @@ TEST(Decoding, ReplayRejectsShortOrInfeasibleSolutions) {
                std::invalid_argument);
   EXPECT_THROW((void)agent->replay(instances, torch::tensor({{0, 1, 2, 3, 4}, {0, 1, 1, 3, 4}})),
                std::invalid_argument);
+}
+
+// An environment that never finishes: one always-feasible action that changes nothing.
+class EndlessEnvironment final : public Environment {
+ public:
+  [[nodiscard]] torch::Tensor feasible() const override { return torch::ones({1, 1}, torch::kBool); }
+  void step(const torch::Tensor& /*action*/) override { ++steps; }
+  [[nodiscard]] bool done() const override { return false; }
+  [[nodiscard]] int64_t max_steps() const override { return 7; }
+  [[nodiscard]] torch::Tensor cost() const override { return torch::zeros({1}); }
+  int64_t steps = 0;
+};
+
+class UniformPolicy final : public StepPolicy {
+ public:
+  torch::Tensor log_probs(const torch::Tensor& feasible) override {
+    return torch::zeros(feasible.sizes());
+  }
+};
+
+TEST(Decoding, StopsWithAnErrorAtTheProblemsStepBound) {
+  EndlessEnvironment env;
+  UniformPolicy policy;
+  try {
+    (void)decode(env, policy, Selection::greedy);
+    FAIL() << "an endless decode returned";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("no solution after 7 steps"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(env.steps, 7);
 }
 
 TEST(Decoding, BadStrategyNamesAreRejected) {

@@ -1,6 +1,10 @@
 #include <H5Cpp.h>
 #include <gtest/gtest.h>
 
+#include <functional>
+#include <utility>
+#include <vector>
+
 #include "io/checkpoint.h"
 #include "io/dataset.h"
 #include "io/h5_file.h"
@@ -63,6 +67,44 @@ TEST(H5File, ReadsFixedLengthStringAttributes) {
         .write(type, std::string("tsp"));
   }
   EXPECT_EQ(h5::Reader(path).string_attribute("problem"), "tsp");
+}
+
+// What a corrupt file can hold where eie expects one value: a null variable-length
+// string (the C++ wrapper passed it to strlen) and attributes of several values
+// (a read of one value would write past it).
+TEST(H5File, NullStringsAndManyValuedAttributesAreRefused) {
+  const auto path = test::scratch_dir("h5-odd-attributes") / "odd.h5";
+  {
+    H5::H5File file(path.string(), H5F_ACC_TRUNC);
+    auto root = file.openGroup("/");
+    H5::StrType vlen(H5::PredType::C_S1, H5T_VARIABLE);
+    const char* null_string = nullptr;
+    auto attr = root.createAttribute("problem", vlen, H5::DataSpace(H5S_SCALAR));
+    ASSERT_GE(H5Awrite(attr.getId(), vlen.getId(), &null_string), 0);
+    const hsize_t three = 3;
+    const int64_t values[3] = {1, 2, 3};
+    root.createAttribute("n", H5::PredType::STD_I64LE, H5::DataSpace(1, &three))
+        .write(H5::PredType::NATIVE_INT64, values);
+    const double rates[3] = {0.5, 0.25, 0.125};
+    root.createAttribute("rate", H5::PredType::IEEE_F64LE, H5::DataSpace(1, &three))
+        .write(H5::PredType::NATIVE_DOUBLE, rates);
+    const char* names[3] = {"a", "b", "c"};
+    root.createAttribute("names", vlen, H5::DataSpace(1, &three)).write(vlen, names);
+  }
+  const h5::Reader reader(path);
+  for (const auto& [name, read] : std::vector<std::pair<std::string, std::function<void()>>>{
+           {"problem", [&] { (void)reader.string_attribute("problem"); }},
+           {"names", [&] { (void)reader.string_attribute("names"); }},
+           {"n", [&] { (void)reader.int_attribute("n"); }},
+           {"rate", [&] { (void)reader.double_attribute("rate"); }}}) {
+    try {
+      read();
+      ADD_FAILURE() << name << " was read";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find("attribute '" + name + "'"), std::string::npos)
+          << e.what();
+    }
+  }
 }
 
 TEST(H5File, CorruptFileIsRejected) {

@@ -248,9 +248,21 @@ TEST(Reliability, KilledTrainingResumesWithoutLosingARow) {
       execl("/bin/sh", "sh", "-c", ("exec " + command).c_str(), static_cast<char*>(nullptr));
       _exit(127);
     }
-    std::this_thread::sleep_for(std::chrono::milliseconds(500 + rng() % 1000));
     int status = 0;
-    if (waitpid(pid, &status, WNOHANG) == 0) {
+    bool exited = false;
+    const auto running = [&] {
+      exited = exited || waitpid(pid, &status, WNOHANG) == pid;
+      return !exited;
+    };
+    // A fresh run is killed only once it has a checkpoint (a slow or loaded machine
+    // must not leave nothing to resume); every kill then falls at a random moment.
+    for (int waited = 0; !resume && waited < 6000 && running() &&
+                         !std::filesystem::exists(run_dir / "checkpoint.h5");
+         ++waited) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(rng() % 1000));
+    if (running()) {
       kill(pid, SIGKILL);
       waitpid(pid, &status, 0);
       resumed_kills += resume;

@@ -25,6 +25,8 @@ class Bpp3dEnvironment final : public Environment {
   [[nodiscard]] torch::Tensor feasible() const override;
   void step(const torch::Tensor& action) override;
   [[nodiscard]] bool done() const override { return packed_count_ == n_; }
+  // A box step and a position step per box.
+  [[nodiscard]] int64_t max_steps() const override { return 2 * n_; }
   // [B] float32: minus the load rate (the objective is maximised).
   [[nodiscard]] torch::Tensor cost() const override;
 

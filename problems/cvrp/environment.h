@@ -20,6 +20,9 @@ class CvrpEnvironment final : public RoutingEnvironment {
   [[nodiscard]] torch::Tensor feasible() const override;
   void step(const torch::Tensor& action) override;
   [[nodiscard]] bool done() const override { return done_; }
+  // A customer, then at most one depot visit before the next (never the depot twice
+  // in a row while a customer is feasible).
+  [[nodiscard]] int64_t max_steps() const override { return 2 * n_; }
   [[nodiscard]] torch::Tensor cost() const override { return length_; }
 
   [[nodiscard]] int64_t size() const override { return n_; }

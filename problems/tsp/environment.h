@@ -15,6 +15,7 @@ class TspEnvironment final : public RoutingEnvironment {
   [[nodiscard]] torch::Tensor feasible() const override;
   void step(const torch::Tensor& action) override;
   [[nodiscard]] bool done() const override { return steps_ == n_; }
+  [[nodiscard]] int64_t max_steps() const override { return n_; }
   [[nodiscard]] torch::Tensor cost() const override;
 
   [[nodiscard]] int64_t size() const override { return n_; }

@@ -92,8 +92,7 @@ BenchConfig parse_bench_config(const std::string& text, const std::filesystem::p
       "decodes", "methods",   "improve", "improve_both", "bound",    "batch",  "reference"};
   for (const auto& [key, node] : table) {
     if (!known.count(std::string(key.str()))) {
-      throw std::invalid_argument(where(path, node) + ": unknown key '" + std::string(key.str()) +
-                                  "'");
+      throw std::invalid_argument(where(path, node) + ": unknown key '" + excerpt(key.str()) + "'");
     }
   }
   BenchConfig c;

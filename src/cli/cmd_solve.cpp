@@ -35,10 +35,7 @@ Input load_input(const cxxopts::ParseResult& args) {
   }
   const std::string path = args["dataset"].as<std::string>();
   auto dataset = read_dataset(path);
-  ProblemOptions options;
-  if (dataset.options.count("domain")) options.domain = dataset.options.at("domain");
-  if (dataset.options.count("protocol")) options.protocol = dataset.options.at("protocol");
-  input.problem = make_problem(dataset.problem, options);
+  input.problem = problem_of(dataset);
   try {
     input.problem->validate(dataset.instances);
   } catch (const std::invalid_argument& e) {

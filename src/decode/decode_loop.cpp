@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 namespace eie {
@@ -32,7 +33,12 @@ Trajectory decode(Environment& env, StepPolicy& policy, Selection selection,
   const c10::optional<torch::Generator> sampler =
       generator ? c10::optional<torch::Generator>(*generator) : c10::nullopt;
   std::vector<torch::Tensor> actions, step_log_probs;
+  const int64_t max_steps = env.max_steps();
   while (!env.done()) {
+    if (static_cast<int64_t>(actions.size()) >= max_steps) {
+      throw std::runtime_error("decode: no solution after " + std::to_string(max_steps) +
+                               " steps, the most this problem needs");
+    }
     const auto feasible = env.feasible();
     const auto log_p = policy.log_probs(feasible);
     const auto step = static_cast<int64_t>(actions.size());

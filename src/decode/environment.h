@@ -18,6 +18,9 @@ class Environment {
   // action: [B] int64; finished instances receive a no-op action.
   virtual void step(const torch::Tensor& action) = 0;
   [[nodiscard]] virtual bool done() const = 0;
+  // Steps after which every instance is done under any feasible choices: the one
+  // decode loop stops with an error beyond it, so no state can make it loop.
+  [[nodiscard]] virtual int64_t max_steps() const = 0;
   // [B] float32, valid once done().
   [[nodiscard]] virtual torch::Tensor cost() const = 0;
 };

@@ -202,21 +202,47 @@ bool Reader::has_attribute(const std::string& name) const {
                  [&] { return file_->openGroup("/").attrExists(name); });
 }
 
+namespace {
+
+// Read through the C API: the C++ wrapper passes a variable-length string to
+// strlen unchecked, and a corrupt file can make it null.
+std::string read_string(const H5::Attribute& attr) {
+  const auto type = attr.getStrType();
+  if (!type.isVariableStr()) {
+    std::string value(type.getSize(), '\0');
+    if (H5Aread(attr.getId(), type.getId(), value.data()) < 0) {
+      throw std::invalid_argument("cannot be read");
+    }
+    // Fixed-length strings may carry NUL padding.
+    value.erase(std::find(value.begin(), value.end(), '\0'), value.end());
+    return value;
+  }
+  char* raw = nullptr;
+  if (H5Aread(attr.getId(), type.getId(), &raw) < 0) throw std::invalid_argument("cannot be read");
+  if (raw == nullptr) throw std::invalid_argument("is a null string");
+  std::string value(raw);
+  H5free_memory(raw);
+  return value;
+}
+
+}  // namespace
+
 std::string Reader::string_attribute(const std::string& name) const {
   if (!has_attribute(name)) {
     throw std::invalid_argument(path_.string() + ": missing attribute '" + name + "'");
   }
-  std::string value;
-  guarded(path_, "reading attribute '" + name + "'", [&] {
+  return guarded(path_, "reading attribute '" + name + "'", [&] {
     const auto attr = file_->openGroup("/").openAttribute(name);
-    if (attr.getTypeClass() != H5T_STRING) {
-      throw std::invalid_argument(path_.string() + ": attribute '" + name + "' is not a string");
+    try {
+      // One value: a read of more would write past it.
+      if (attr.getTypeClass() != H5T_STRING || attr.getSpace().getSimpleExtentNpoints() != 1) {
+        throw std::invalid_argument("is not one string");
+      }
+      return read_string(attr);
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(path_.string() + ": attribute '" + name + "' " + e.what());
     }
-    attr.read(attr.getStrType(), value);
   });
-  // Fixed-length strings may carry NUL padding.
-  value.erase(std::find(value.begin(), value.end(), '\0'), value.end());
-  return value;
 }
 
 int64_t Reader::int_attribute(const std::string& name) const {
@@ -225,8 +251,9 @@ int64_t Reader::int_attribute(const std::string& name) const {
   }
   return guarded(path_, "reading attribute '" + name + "'", [&] {
     const auto attr = file_->openGroup("/").openAttribute(name);
-    if (attr.getTypeClass() != H5T_INTEGER) {
-      throw std::invalid_argument(path_.string() + ": attribute '" + name + "' is not an integer");
+    if (attr.getTypeClass() != H5T_INTEGER || attr.getSpace().getSimpleExtentNpoints() != 1) {
+      throw std::invalid_argument(path_.string() + ": attribute '" + name +
+                                  "' is not one integer");
     }
     int64_t value = 0;
     attr.read(H5::PredType::NATIVE_INT64, &value);
@@ -240,8 +267,9 @@ double Reader::double_attribute(const std::string& name) const {
   }
   return guarded(path_, "reading attribute '" + name + "'", [&] {
     const auto attr = file_->openGroup("/").openAttribute(name);
-    if (attr.getTypeClass() != H5T_FLOAT && attr.getTypeClass() != H5T_INTEGER) {
-      throw std::invalid_argument(path_.string() + ": attribute '" + name + "' is not a number");
+    if ((attr.getTypeClass() != H5T_FLOAT && attr.getTypeClass() != H5T_INTEGER) ||
+        attr.getSpace().getSimpleExtentNpoints() != 1) {
+      throw std::invalid_argument(path_.string() + ": attribute '" + name + "' is not one number");
     }
     double value = 0;
     attr.read(H5::PredType::NATIVE_DOUBLE, &value);
