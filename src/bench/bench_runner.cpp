@@ -233,8 +233,10 @@ BenchResult run_bench(const BenchConfig& c, uint64_t seed_offset,
                   record(row_name(k, s, d, ""), n, instances, actions, took);
                   continue;
                 }
+                // A structured binding is not captured by a lambda before C++20.
+                const torch::Tensor& decoded = actions;
                 auto [improved, more] =
-                    measured([&] { return problem->improve(improvement, instances, actions); });
+                    measured([&] { return problem->improve(improvement, instances, decoded); });
                 record(row_name(k, s, d, improvement), n, instances, improved,
                        {took.seconds + more.seconds, std::fmax(took.peak_mib, more.peak_mib)});
               }
