@@ -23,7 +23,7 @@ mkdir -p "$out/obj" "$out/findings"
 # clang it would abort here, while the release build (GCC 12: no __builtin_assume, asserts
 # off) reports a parse error, one line. TOML_ASSERT as a no-op mirrors the release build.
 flags=(-std=c++17 -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined
-       -fno-sanitize-recover=undefined "-DTOML_ASSERT(expr)=((void)0)" -Isrc -Iproblems)
+       -fno-sanitize-recover=undefined "-DTOML_ASSERT(expr)=((void)0)" -I.)
 readers=(problems/tsp/tsplib.cpp problems/tsp/tour.cpp problems/cvrp/cvrplib.cpp
          problems/cvrp/routes.cpp problems/bpp3d/bpp_file.cpp problems/bpp3d/box.cpp
          problems/bpp3d/packing.cpp problems/bpp3d/height_map.cpp problems/common/point.cpp
@@ -55,7 +55,7 @@ printf '| target | executions | corpus (inputs) | result |\n|---|---|---|---|\n'
 status=0
 for target in tsplib tour cvrplib sol bpp placements bench_toml; do
   clang++ "${flags[@]}" -fsanitize=fuzzer "tests/fuzz/fuzz_$target.cpp" "$out/libreaders.a" \
-    -Itests/fuzz -o "$out/fuzz_$target"
+    -o "$out/fuzz_$target"
   corpus="$out/corpus/$target"
   mkdir -p "$corpus"
   for seed in $(seeds "$target"); do cp "$seed" "$corpus/"; done
