@@ -12,7 +12,7 @@ ProblemDescriptor descriptor() {
   d.name = "bpp3d";
   d.counts = "boxes";
   d.options = {{"protocol", "sides: eie (U{10..50}, default) or attend2pack (U{20..80} on 100x100)",
-                /*recorded=*/false, /*fallback=*/"", /*sweep_key=*/"", /*sweep_label=*/"",
+                /*recorded=*/false, /*fallback=*/"eie", /*sweep_key=*/"", /*sweep_label=*/"",
                 /*values=*/{"eie", "attend2pack"}},
                {"base", "bin base LxW (default 120x100; the paper also uses 140x110, 160x120)",
                 /*recorded=*/false, /*fallback=*/"", /*sweep_key=*/"bases", /*sweep_label=*/"",

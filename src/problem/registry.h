@@ -28,7 +28,7 @@ struct ProblemOption {
   std::string name;        // the CLI flag (--name), bench key and dataset attribute
   std::string help;        // its values and default, for --help
   bool recorded = false;   // eie gen records it as a string attribute of the dataset
-  std::string fallback;    // what is recorded when the user gave no value
+  std::string fallback;    // the value meant when none is given ("": it depends on others)
   std::string sweep_key;   // bench key of a list of values, a block of rows each ("": none)
   std::string sweep_label; // what precedes a value in the rows of its block ("C=": "C=20 sqrt")
   std::vector<std::string> values;  // every value it takes, when they are few (tests try each)
