@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "bpp3d/heuristic.h"
+#include "problems/bpp3d/heuristic.h"
 
 int main(int argc, char** argv) {
   using namespace eie::bpp3d;

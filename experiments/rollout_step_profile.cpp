@@ -12,11 +12,11 @@
 #include <string>
 #include <vector>
 
-#include "attention_model/agent.h"
-#include "decode/strategies.h"
-#include "policy_registry.h"
-#include "problem_registry.h"
-#include "util/heap.h"
+#include "policies/attention_model/agent.h"
+#include "src/agent/policy_registry.h"
+#include "src/agent/strategies.h"
+#include "src/problem/registry.h"
+#include "src/util/heap.h"
 
 int main(int argc, char** argv) {
   using namespace eie;

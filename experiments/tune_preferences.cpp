@@ -14,10 +14,11 @@
 #include <string>
 #include <vector>
 
-#include "decode/strategies.h"
-#include "io/checkpoint.h"
-#include "policy_registry.h"
-#include "problem_registry.h"
+#include "src/agent/model_file.h"
+#include "src/agent/policy_registry.h"
+#include "src/agent/strategies.h"
+#include "src/io/model_format.h"
+#include "src/problem/registry.h"
 
 int main(int argc, char** argv) {
   if (argc < 4) {

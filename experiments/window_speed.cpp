@@ -17,8 +17,8 @@
 #include <string>
 #include <vector>
 
-#include "attention_model/attention_model.h"
-#include "nn/neighbours.h"
+#include "policies/attention_model/attention_model.h"
+#include "src/nn/neighbours.h"
 
 int main(int argc, char** argv) {
   if (argc < 2) {

@@ -1,4 +1,4 @@
-#include "encoder_agent.h"
+#include "policies/encoder_agent.h"
 
 #include <cmath>
 #include <stdexcept>
@@ -54,10 +54,8 @@ AttentionPlan encoder_plan(const AttentionConfig& config, const nn::EncoderOptio
   return plan;
 }
 
-std::map<std::string, h5::Attribute> encoder_spec(const std::string& problem,
-                                                  const std::string& policy,
-                                                  const nn::EncoderOptions& encoder,
-                                                  double tanh_clip, int64_t train_n) {
+Attributes encoder_spec(const std::string& problem, const std::string& policy,
+                        const nn::EncoderOptions& encoder, double tanh_clip, int64_t train_n) {
   return {{"problem", problem},
           {"policy", policy},
           {"embed_dim", encoder.embed_dim},

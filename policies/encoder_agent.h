@@ -6,8 +6,8 @@
 #include <map>
 #include <string>
 
-#include "decode/agent.h"
-#include "nn/encoder.h"
+#include "src/agent/agent.h"
+#include "src/nn/encoder.h"
 
 namespace eie::policy {
 
@@ -36,9 +36,8 @@ struct StartedInstances {
 [[nodiscard]] StartedInstances with_starts(const Instances& instances, const torch::Tensor& starts);
 
 // Checkpoint attributes that rebuild such a network.
-[[nodiscard]] std::map<std::string, h5::Attribute> encoder_spec(const std::string& problem,
-                                                                const std::string& policy,
-                                                                const nn::EncoderOptions& encoder,
-                                                                double tanh_clip, int64_t train_n);
+[[nodiscard]] Attributes encoder_spec(const std::string& problem, const std::string& policy,
+                                       const nn::EncoderOptions& encoder, double tanh_clip,
+                                       int64_t train_n);
 
 }  // namespace eie::policy

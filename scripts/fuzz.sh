@@ -8,9 +8,10 @@
 # - The text readers are plain C++ (no LibTorch) and build into build-fuzz/; a crash,
 #   hang (over 10 s), leak or sanitizer report stops a target with its input saved in
 #   build-fuzz/findings/.
-# - The HDF5 targets build with the project in build-sanitize/
-#   (scripts/configure_sanitize.sh) and run in fork mode, so that every finding is
-#   collected (build-fuzz/findings/h5_*) rather than the first alone.
+# - The bench TOML reader (it knows the registered problems' options) and the HDF5
+#   loaders build with the project in build-sanitize/ (scripts/configure_sanitize.sh)
+#   and run in fork mode, so that every finding is collected
+#   (build-fuzz/findings/<target>-*) rather than the first alone.
 # Prints executions, corpus size and findings per target.
 # usage: scripts/fuzz.sh [SECONDS]   (from anywhere; default 60)
 set -euo pipefail
@@ -23,11 +24,11 @@ mkdir -p "$out/obj" "$out/findings"
 # clang it would abort here, while the release build (GCC 12: no __builtin_assume, asserts
 # off) reports a parse error, one line. TOML_ASSERT as a no-op mirrors the release build.
 flags=(-std=c++17 -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined
-       -fno-sanitize-recover=undefined "-DTOML_ASSERT(expr)=((void)0)" -Isrc -Iproblems)
+       -fno-sanitize-recover=undefined "-DTOML_ASSERT(expr)=((void)0)" -I.)
 readers=(problems/tsp/tsplib.cpp problems/tsp/tour.cpp problems/cvrp/cvrplib.cpp
          problems/cvrp/routes.cpp problems/bpp3d/bpp_file.cpp problems/bpp3d/box.cpp
          problems/bpp3d/packing.cpp problems/bpp3d/height_map.cpp problems/common/point.cpp
-         src/util/parse.cpp src/util/atomic_path.cpp src/bench/bench_config.cpp)
+         src/util/parse.cpp src/util/atomic_path.cpp)
 objects=()
 for source in "${readers[@]}"; do
   object="$out/obj/$(echo "$source" | tr / _).o"
@@ -47,15 +48,14 @@ seeds() {  # target -> files its corpus starts from
     sol) printf 'Route #1: 1 3\nRoute #2: 2\nCost 42\n' > "$out/seed.sol"; echo "$out/seed.sol" ;;
     bpp) ls tests/data/broken/*.bpp ;;
     placements) printf '120 100 50\n0 0 0 0 50 50 50\n1 50 0 0 10 10 10\n' > "$out/seed.placements"; echo "$out/seed.placements" ;;
-    bench_toml) ls experiments/*.toml tests/data/broken/*.toml ;;
   esac
 }
 
 printf '| target | executions | corpus (inputs) | result |\n|---|---|---|---|\n'
 status=0
-for target in tsplib tour cvrplib sol bpp placements bench_toml; do
+for target in tsplib tour cvrplib sol bpp placements; do
   clang++ "${flags[@]}" -fsanitize=fuzzer "tests/fuzz/fuzz_$target.cpp" "$out/libreaders.a" \
-    -Itests/fuzz -o "$out/fuzz_$target"
+    -o "$out/fuzz_$target"
   corpus="$out/corpus/$target"
   mkdir -p "$corpus"
   for seed in $(seeds "$target"); do cp "$seed" "$corpus/"; done
@@ -70,9 +70,11 @@ for target in tsplib tour cvrplib sol bpp placements bench_toml; do
   printf '| %s | %s | %s | %s |\n' "$target" "${runs:-?}" "$(ls "$corpus" | wc -l)" "$result"
 done
 
-# HDF5 loaders: seeds are files of every problem written by the sanitized eie.
+# Targets built with the project; the HDF5 seeds are files of every problem written
+# by the sanitized eie.
 scripts/configure_sanitize.sh
-cmake --build build-sanitize --target eie fuzz_h5_dataset fuzz_h5_model -- -j"$(nproc)" >/dev/null
+cmake --build build-sanitize --target eie fuzz_bench_toml fuzz_h5_dataset fuzz_h5_model \
+  -- -j"$(nproc)" >/dev/null
 eie=build-sanitize/src/cli/eie
 seed_dir="$out/h5-seeds"
 mkdir -p "$seed_dir"
@@ -90,10 +92,11 @@ done
 # build, gives its one-line error instead of ASan's allocation report.
 export ASAN_OPTIONS=allocator_may_return_null=1:detect_leaks=1
 export LSAN_OPTIONS="suppressions=$PWD/scripts/sanitize.supp:print_suppressions=0"
-for target in h5_dataset h5_model; do
+for target in bench_toml h5_dataset h5_model; do
   corpus="$out/corpus/$target"
   mkdir -p "$corpus"
   case $target in
+    bench_toml) cp experiments/*.toml tests/data/broken/*.toml "$corpus/" ;;
     h5_dataset) cp "$seed_dir"/*-data.h5 tests/data/broken/*.h5 "$corpus/" ;;
     h5_model) cp "$seed_dir"/*-model.h5 tests/data/broken/*.h5 "$corpus/" ;;
   esac

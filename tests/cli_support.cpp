@@ -1,15 +1,15 @@
-#include "cli_support.h"
+#include "tests/cli_support.h"
 
 #include <gtest/gtest.h>
 
 #include <fstream>
 #include <sstream>
 
-#include "io/checkpoint.h"
-#include "io/h5_file.h"
-#include "policy_registry.h"
-#include "problem_registry.h"
-#include "test_support.h"
+#include "src/agent/policy_registry.h"
+#include "src/io/h5_file.h"
+#include "src/io/model_format.h"
+#include "src/problem/registry.h"
+#include "tests/test_support.h"
 
 namespace eie::test {
 

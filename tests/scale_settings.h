@@ -6,8 +6,8 @@
 #include <utility>
 #include <vector>
 
-#include "attention/scale_policy.h"
-#include "decode/agent.h"
+#include "src/agent/agent.h"
+#include "src/attention/scale_policy.h"
 
 namespace eie::test {
 

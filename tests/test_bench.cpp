@@ -6,13 +6,14 @@
 #include <fstream>
 #include <string>
 
-#include "bench/bench_config.h"
-#include "bench/bench_runner.h"
-#include "io/checkpoint.h"
-#include "policy_registry.h"
-#include "problem_registry.h"
-#include "test_support.h"
-#include "util/peak_memory.h"
+#include "src/agent/model_file.h"
+#include "src/agent/policy_registry.h"
+#include "src/bench/bench_config.h"
+#include "src/bench/bench_runner.h"
+#include "src/io/model_format.h"
+#include "src/problem/registry.h"
+#include "src/util/peak_memory.h"
+#include "tests/test_support.h"
 
 namespace eie {
 namespace {
@@ -126,8 +127,9 @@ TEST(Bench, ClassicalRowsOnTinyInstances) {
 TEST(BenchConfig, PaperCvrpProtocolHasACapacityBlockEach) {
   for (const auto* name : {"cvrp_paper.toml", "cvrp_paper_shipped.toml"}) {
     const auto c = read_bench_config(std::filesystem::path(EIE_SOURCE_DIR) / "experiments" / name);
-    EXPECT_EQ(c.protocol, "eie") << name;
-    EXPECT_EQ(c.capacities, (std::vector<double>{10, 15, 20})) << name;
+    EXPECT_EQ(option(c.options, "protocol"), "eie") << name;
+    EXPECT_EQ(c.sweep, "capacity") << name;
+    EXPECT_EQ(c.sweep_values, (std::vector<std::string>{"10", "15", "20"})) << name;
     EXPECT_EQ(c.scales.size(), 7u) << name;
   }
 }

@@ -8,13 +8,13 @@
 #include <set>
 #include <tuple>
 
-#include "bpp3d/block_fit.h"
-#include "bpp3d/box.h"
-#include "bpp3d/bpp_file.h"
-#include "bpp3d/height_map.h"
-#include "bpp3d/heuristic.h"
-#include "bpp3d/packing.h"
-#include "test_support.h"
+#include "problems/bpp3d/block_fit.h"
+#include "problems/bpp3d/box.h"
+#include "problems/bpp3d/bpp_file.h"
+#include "problems/bpp3d/height_map.h"
+#include "problems/bpp3d/heuristic.h"
+#include "problems/bpp3d/packing.h"
+#include "tests/test_support.h"
 
 namespace eie::bpp3d {
 namespace {

@@ -4,14 +4,14 @@
 
 #include <fstream>
 
-#include "bpp3d/bpp_file.h"
-#include "bpp3d/packing.h"
-#include "cli_support.h"
-#include "io/checkpoint.h"
-#include "io/dataset.h"
-#include "policy_registry.h"
-#include "problem_registry.h"
-#include "test_support.h"
+#include "problems/bpp3d/bpp_file.h"
+#include "problems/bpp3d/packing.h"
+#include "src/agent/policy_registry.h"
+#include "src/io/dataset.h"
+#include "src/io/model_format.h"
+#include "src/problem/registry.h"
+#include "tests/cli_support.h"
+#include "tests/test_support.h"
 
 namespace eie {
 namespace {

@@ -8,66 +8,21 @@
 #include <cmath>
 #include <limits>
 
-#include "attend2pack/agent.h"
-#include "bpp3d/actions.h"
-#include "bpp3d/environment.h"
-#include "bpp3d/heuristic.h"
-#include "bpp3d/problem.h"
-#include "decode/strategies.h"
-#include "nn/glimpse.h"
-#include "policy_registry.h"
-#include "problem_registry.h"
+#include "policies/attend2pack/agent.h"
+#include "problems/bpp3d/actions.h"
+#include "problems/bpp3d/environment.h"
+#include "problems/bpp3d/heuristic.h"
+#include "problems/bpp3d/problem.h"
+#include "src/agent/policy_registry.h"
+#include "src/agent/strategies.h"
+#include "src/nn/glimpse.h"
+#include "src/problem/registry.h"
 
 namespace eie {
 namespace {
 
 std::shared_ptr<const Problem> packing(const std::string& base = "") {
-  ProblemOptions options;
-  options.base = base;
-  return make_problem("bpp3d", options);
-}
-
-class PackingDecodings : public ::testing::TestWithParam<std::string> {};
-
-TEST_P(PackingDecodings, FeasibleAndLoadRateRecomputed) {
-  const auto problem = packing("60x50");
-  auto agent = make_agent(problem, NetworkOptions{}, 20);
-  auto gen = at::make_generator<at::CPUGeneratorImpl>(5);
-  const auto instances = problem->generate(6, 17, gen);
-  const auto solutions = solve(*agent, instances, parse_decoding(GetParam()), 4, gen);
-  const auto checked = problem->check(instances, solutions.actions);  // throws if infeasible
-  EXPECT_LT((checked - solutions.cost.to(torch::kDouble)).abs().max().item<double>(), 1e-6);
-  EXPECT_TRUE((checked < 0).all().item<bool>());
-  EXPECT_TRUE((checked >= -1).all().item<bool>());
-}
-
-INSTANTIATE_TEST_SUITE_P(Strategies, PackingDecodings,
-                         ::testing::Values("greedy", "sample:3", "aug8"));
-
-TEST(PackingDecoding, FeasibleUnderEveryScalePolicy) {
-  const auto problem = packing("60x50");
-  auto agent = make_agent(problem, NetworkOptions{}, 20);
-  auto gen = at::make_generator<at::CPUGeneratorImpl>(8);
-  const auto instances = problem->generate(2, 45, gen);
-  for (const auto& name : scale_policy_names()) {
-    if (name == "eie") continue;  // needs a scale file made for N = 20
-    agent->set_attention({make_scale_policy(name), ScaleScope::all});
-    const auto solutions = solve(*agent, instances, parse_decoding("greedy"), 2, gen);
-    EXPECT_NO_THROW((void)problem->check(instances, solutions.actions)) << name;
-  }
-}
-
-TEST(PackingDecoding, MaskedActionsHaveZeroProbability) {
-  const auto problem = packing("60x50");
-  auto agent = make_agent(problem, NetworkOptions{}, 20);
-  auto gen = at::make_generator<at::CPUGeneratorImpl>(3);
-  const auto instances = problem->generate(4, 9, gen);
-  const auto t = agent->rollout(instances, Selection::sample, gen);
-  // Sampling only ever picks feasible actions (check replays them), and the first
-  // position is forced: an empty flat bin has a single bottom-left corner.
-  EXPECT_NO_THROW((void)problem->check(instances, t.actions));
-  EXPECT_TRUE(torch::isfinite(t.log_likelihood).all().item<bool>());
-  EXPECT_TRUE(torch::equal(t.step_log_probs.select(1, 1), torch::zeros({4})));
+  return make_problem("bpp3d", {{"base", base}});
 }
 
 // The policy scores (box, orientation) pairs with six queries per step; that must
@@ -174,37 +129,6 @@ TEST(PackingProblem, ValidationNamesTheProblem) {
                std::invalid_argument);
   EXPECT_THROW((void)packing("120"), std::invalid_argument);
   EXPECT_THROW((void)packing("30x30"), std::invalid_argument);  // sides up to 50 may not fit
-}
-
-TEST(PackingEquivariance, PermutingBoxesPermutesEmbeddingsAndDecisions) {
-  torch::manual_seed(13);
-  const auto problem = packing("60x50");
-  auto agent = make_agent(problem, NetworkOptions{}, 20);
-  for (auto& b : agent->network().named_buffers()) {
-    if (b.key().find("running_mean") != std::string::npos) b.value().normal_(0, 0.2);
-    if (b.key().find("running_var") != std::string::npos) b.value().uniform_(0.5, 1.5);
-  }
-  agent->network().eval();
-  agent->network().to(torch::kDouble);
-  torch::NoGradGuard no_grad;
-  auto gen = at::make_generator<at::CPUGeneratorImpl>(2);
-  const int64_t n = 14;
-  const auto instances = problem->generate(3, n, gen);
-  const auto perm = torch::randperm(n, gen);
-  const auto permuted = instances.with("boxes", instances.at("boxes").index_select(1, perm));
-
-  auto& a2p = dynamic_cast<policy::Attend2PackAgent&>(*agent);
-  const auto h = a2p.embed(instances), hp = a2p.embed(permuted);
-  EXPECT_LT((h.index_select(1, perm) - hp).abs().max().item<double>(), 1e-6);
-
-  const auto a = agent->rollout(instances, Selection::greedy, std::nullopt).actions;
-  const auto ap = agent->rollout(permuted, Selection::greedy, std::nullopt).actions;
-  // Box step of the permuted run: box j of it is box perm[j] of the original.
-  const auto box_steps = torch::arange(0, 2 * n, 2), position_steps = box_steps + 1;
-  const auto pa = ap.index_select(1, box_steps);
-  const auto mapped = perm.index({pa.div(6, "floor")}) * 6 + pa.remainder(6);
-  EXPECT_TRUE(torch::equal(mapped, a.index_select(1, box_steps)));
-  EXPECT_TRUE(torch::equal(ap.index_select(1, position_steps), a.index_select(1, position_steps)));
 }
 
 }  // namespace

@@ -8,11 +8,11 @@
 #include <cmath>
 #include <fstream>
 
-#include "attention/calibration.h"
-#include "cli_support.h"
-#include "policy_registry.h"
-#include "problem_registry.h"
-#include "test_support.h"
+#include "src/agent/calibration.h"
+#include "src/agent/policy_registry.h"
+#include "src/problem/registry.h"
+#include "tests/cli_support.h"
+#include "tests/test_support.h"
 
 namespace eie {
 namespace {

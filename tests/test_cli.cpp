@@ -2,10 +2,10 @@
 // and no output file left behind.
 #include <gtest/gtest.h>
 
-#include "cli_support.h"
-#include "io/dataset.h"
-#include "io/h5_file.h"
-#include "test_support.h"
+#include "src/io/dataset.h"
+#include "src/io/h5_file.h"
+#include "tests/cli_support.h"
+#include "tests/test_support.h"
 
 namespace eie {
 namespace {

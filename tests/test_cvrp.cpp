@@ -9,10 +9,10 @@
 #include <random>
 #include <set>
 
-#include "cvrp/cvrplib.h"
-#include "cvrp/heuristics.h"
-#include "cvrp/routes.h"
-#include "test_support.h"
+#include "problems/cvrp/cvrplib.h"
+#include "problems/cvrp/heuristics.h"
+#include "problems/cvrp/routes.h"
+#include "tests/test_support.h"
 
 namespace eie::cvrp {
 namespace {

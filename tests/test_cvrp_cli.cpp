@@ -2,11 +2,11 @@
 // one clear line (exit != 0, nothing written) for every kind of bad input.
 #include <gtest/gtest.h>
 
-#include "cli_support.h"
-#include "cvrp/cvrplib.h"
-#include "io/dataset.h"
-#include "problem_registry.h"
-#include "test_support.h"
+#include "problems/cvrp/cvrplib.h"
+#include "src/io/dataset.h"
+#include "src/problem/registry.h"
+#include "tests/cli_support.h"
+#include "tests/test_support.h"
 
 namespace eie {
 namespace {

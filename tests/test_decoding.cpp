@@ -2,47 +2,19 @@
 // an independent recomputation; masked actions get exactly zero probability.
 #include <gtest/gtest.h>
 
-#include "attend2pack/agent.h"
-#include "attention_model/agent.h"
-#include "bpp3d/problem.h"
-#include "decode/decode_loop.h"
-#include "decode/strategies.h"
-#include "policy_registry.h"
-#include "problem_registry.h"
-#include "scale_settings.h"
-#include "test_support.h"
-#include "tsp/environment.h"
+#include "policies/attend2pack/agent.h"
+#include "policies/attention_model/agent.h"
+#include "problems/bpp3d/problem.h"
+#include "problems/tsp/environment.h"
+#include "src/agent/policy_registry.h"
+#include "src/agent/strategies.h"
+#include "src/decode/decode_loop.h"
+#include "src/problem/registry.h"
+#include "tests/scale_settings.h"
+#include "tests/test_support.h"
 
 namespace eie {
 namespace {
-
-class Decodings : public ::testing::TestWithParam<std::string> {};
-
-TEST_P(Decodings, FeasibleAndCostRecomputed) {
-  for (const auto* domain : {"unit", "symmetric"}) {
-    const auto problem = make_problem("tsp", test::options(domain, "kool", ""));
-    auto agent = make_agent(problem, NetworkOptions{}, 20);
-    auto gen = at::make_generator<at::CPUGeneratorImpl>(5);
-    const auto instances = problem->generate(10, 23, gen);
-    const auto solutions = solve(*agent, instances, parse_decoding(GetParam()), 4, gen);
-    const auto checked = problem->check(instances, solutions.actions);  // throws if infeasible
-    EXPECT_LT((checked - solutions.cost.to(torch::kDouble)).abs().max().item<double>(), 1e-4);
-  }
-}
-
-INSTANTIATE_TEST_SUITE_P(Strategies, Decodings, ::testing::Values("greedy", "sample:5", "aug8"));
-
-TEST(Decoding, FeasibleUnderEveryScalePolicy) {
-  const auto problem = make_problem("tsp");
-  auto agent = make_agent(problem, NetworkOptions{}, 100);
-  auto gen = at::make_generator<at::CPUGeneratorImpl>(8);
-  const auto instances = problem->generate(3, 130, gen);
-  for (const auto& [name, config] : test::every_scale_setting()) {
-    agent->set_attention(config);
-    const auto solutions = solve(*agent, instances, parse_decoding("greedy"), 3, gen);
-    EXPECT_NO_THROW((void)problem->check(instances, solutions.actions)) << name;
-  }
-}
 
 TEST(Decoding, ParallelChunksGiveTheSameSolutionsAsOneThread) {
   for (const auto* name : {"tsp", "cvrp"}) {
@@ -94,16 +66,6 @@ TEST(Decoding, BestOfStrategiesNeverWorseThanGreedy) {
   const auto greedy = solve(*agent, instances, parse_decoding("greedy"), 16, gen).cost;
   const auto aug8 = solve(*agent, instances, parse_decoding("aug8"), 16, gen).cost;
   EXPECT_TRUE((aug8 <= greedy + 1e-6).all().item<bool>());
-}
-
-TEST(Decoding, MaskedActionsHaveZeroProbability) {
-  auto gen = at::make_generator<at::CPUGeneratorImpl>(7);
-  const auto problem = make_problem("tsp");
-  auto agent = make_agent(problem, NetworkOptions{}, 20);
-  const auto t = agent->rollout(problem->generate(8, 12, gen), Selection::sample, gen);
-  // Sampling never repeats a city, and the last step is forced (probability 1).
-  EXPECT_TRUE(torch::allclose(t.step_log_probs.select(1, 11), torch::zeros({8}), 0, 1e-6));
-  EXPECT_TRUE(torch::isfinite(t.log_likelihood).all().item<bool>());
 }
 
 TEST(Decoding, EnvironmentMaskIsPure) {

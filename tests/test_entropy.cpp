@@ -2,9 +2,9 @@
 
 #include <cmath>
 
-#include "attention/entropy.h"
-#include "attention/scale_fit.h"
-#include "attention/scale_policy.h"
+#include "src/attention/entropy.h"
+#include "src/attention/scale_fit.h"
+#include "src/attention/scale_policy.h"
 
 namespace eie {
 namespace {

@@ -5,12 +5,13 @@
 #include <utility>
 #include <vector>
 
-#include "io/checkpoint.h"
-#include "io/dataset.h"
-#include "io/h5_file.h"
-#include "policy_registry.h"
-#include "problem_registry.h"
-#include "test_support.h"
+#include "src/agent/model_file.h"
+#include "src/agent/policy_registry.h"
+#include "src/io/dataset.h"
+#include "src/io/h5_file.h"
+#include "src/io/model_format.h"
+#include "src/problem/registry.h"
+#include "tests/test_support.h"
 
 namespace eie {
 namespace {
@@ -118,7 +119,7 @@ TEST(Dataset, RoundTripAndEmptyRejected) {
   auto gen = at::make_generator<at::CPUGeneratorImpl>(3);
   Dataset ds{"tsp",
              {{"domain", "symmetric"}},
-             make_problem("tsp", test::options("symmetric", "kool", ""))->generate(4, 10, gen)};
+             make_problem("tsp", ProblemOptions{{"domain", "symmetric"}})->generate(4, 10, gen)};
   write_dataset(dir / "d.h5", ds);
   const auto back = read_dataset(dir / "d.h5");
   EXPECT_EQ(back.problem, "tsp");

@@ -3,13 +3,13 @@
 #include <gtest/gtest.h>
 #include <torch/torch.h>
 
-#include "attention_model/agent.h"
-#include "attention_model/kool_import.h"
-#include "io/h5_file.h"
-#include "policy_registry.h"
-#include "problem_registry.h"
-#include "test_support.h"
-#include "tsp/problem.h"
+#include "policies/attention_model/agent.h"
+#include "policies/attention_model/kool_import.h"
+#include "problems/tsp/problem.h"
+#include "src/agent/policy_registry.h"
+#include "src/io/h5_file.h"
+#include "src/problem/registry.h"
+#include "tests/test_support.h"
 
 namespace eie {
 namespace {

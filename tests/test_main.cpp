@@ -4,8 +4,8 @@
 
 #include <vector>
 
-#include "test_support.h"
-#include "util/heap.h"
+#include "src/util/heap.h"
+#include "tests/test_support.h"
 
 namespace eie::test {
 namespace {

@@ -10,12 +10,12 @@
 #include <set>
 #include <sstream>
 
-#include "decode/strategies.h"
-#include "policy_registry.h"
-#include "problem_registry.h"
-#include "test_support.h"
-#include "train/multistart.h"
-#include "train/trainer.h"
+#include "src/agent/policy_registry.h"
+#include "src/agent/strategies.h"
+#include "src/problem/registry.h"
+#include "src/train/multistart.h"
+#include "src/train/trainer.h"
+#include "tests/test_support.h"
 
 namespace eie {
 namespace {

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <vector>
 
-#include "util/peak_memory.h"
+#include "src/util/peak_memory.h"
 
 namespace eie {
 namespace {

@@ -7,8 +7,8 @@
 #include <numeric>
 #include <random>
 
-#include "common/point_grid.h"
-#include "test_support.h"
+#include "problems/common/point_grid.h"
+#include "tests/test_support.h"
 
 namespace eie {
 namespace {

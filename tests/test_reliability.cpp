@@ -10,12 +10,13 @@
 #include <random>
 #include <thread>
 
-#include "cli_support.h"
-#include "io/checkpoint.h"
-#include "io/h5_file.h"
-#include "policy_registry.h"
-#include "problem_registry.h"
-#include "test_support.h"
+#include "src/agent/model_file.h"
+#include "src/agent/policy_registry.h"
+#include "src/io/h5_file.h"
+#include "src/io/model_format.h"
+#include "src/problem/registry.h"
+#include "tests/cli_support.h"
+#include "tests/test_support.h"
 
 namespace eie {
 namespace {

@@ -2,8 +2,8 @@
 // the whole grid, and a scale file is refused for another d, N or beyond N_max.
 #include <gtest/gtest.h>
 
-#include "attention/scale_fit.h"
-#include "attention/scale_policy.h"
+#include "src/attention/scale_fit.h"
+#include "src/attention/scale_policy.h"
 
 namespace eie {
 namespace {

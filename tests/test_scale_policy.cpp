@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "attention/scale_policy.h"
+#include "src/attention/scale_policy.h"
 
 namespace eie {
 namespace {

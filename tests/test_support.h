@@ -4,9 +4,9 @@
 #include <random>
 #include <string>
 
-#include "common/point.h"
-#include "policy_registry.h"
-#include "problem_registry.h"
+#include "problems/common/point.h"
+#include "src/agent/policy_registry.h"
+#include "src/problem/registry.h"
 
 namespace eie::test {
 
@@ -19,14 +19,6 @@ inline bool has_shared() { return std::filesystem::is_directory(shared_dir() / "
   if (!::eie::test::has_shared())                     \
   GTEST_SKIP() << "../shared is absent: golden data " \
                   "and public instances not available"
-
-// Problem options without listing every field.
-inline ProblemOptions options(std::string domain, std::string protocol = "",
-                              std::string capacity = "") {
-  ProblemOptions o;
-  o.domain = std::move(domain), o.protocol = std::move(protocol), o.capacity = std::move(capacity);
-  return o;
-}
 
 // A network smaller than the default, for fast tests.
 inline NetworkOptions small_network(int64_t embed_dim, int64_t heads, int64_t ff_hidden,

@@ -7,11 +7,11 @@
 #include <algorithm>
 #include <limits>
 
-#include "decode/strategies.h"
-#include "policy_registry.h"
-#include "problem_registry.h"
-#include "test_support.h"
-#include "tsp/tiles.h"
+#include "problems/tsp/tiles.h"
+#include "src/agent/policy_registry.h"
+#include "src/agent/strategies.h"
+#include "src/problem/registry.h"
+#include "tests/test_support.h"
 
 namespace eie {
 namespace {

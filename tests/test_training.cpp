@@ -7,12 +7,13 @@
 #include <fstream>
 #include <sstream>
 
-#include "decode/strategies.h"
-#include "policy_registry.h"
-#include "problem_registry.h"
-#include "test_support.h"
-#include "train/t_test.h"
-#include "train/trainer.h"
+#include "src/agent/model_file.h"
+#include "src/agent/policy_registry.h"
+#include "src/agent/strategies.h"
+#include "src/problem/registry.h"
+#include "src/train/t_test.h"
+#include "src/train/trainer.h"
+#include "tests/test_support.h"
 
 namespace eie {
 namespace {

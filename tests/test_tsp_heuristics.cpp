@@ -2,8 +2,8 @@
 
 #include <random>
 
-#include "test_support.h"
-#include "tsp/heuristics.h"
+#include "problems/tsp/heuristics.h"
+#include "tests/test_support.h"
 
 namespace eie::tsp {
 namespace {

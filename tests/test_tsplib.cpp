@@ -1,7 +1,7 @@
 #include <gtest/gtest.h>
 
-#include "test_support.h"
-#include "tsp/tsplib.h"
+#include "problems/tsp/tsplib.h"
+#include "tests/test_support.h"
 
 namespace eie::tsp {
 namespace {

@@ -4,11 +4,11 @@
 // and feasibility.
 #include <gtest/gtest.h>
 
-#include "attention_model/agent.h"
-#include "nn/neighbours.h"
-#include "policy_registry.h"
-#include "problem_registry.h"
-#include "test_support.h"
+#include "policies/attention_model/agent.h"
+#include "src/agent/policy_registry.h"
+#include "src/nn/neighbours.h"
+#include "src/problem/registry.h"
+#include "tests/test_support.h"
 
 namespace eie {
 namespace {

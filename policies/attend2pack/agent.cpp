@@ -1,7 +1,7 @@
-#include "attend2pack/agent.h"
+#include "policies/attend2pack/agent.h"
 
-#include "encoder_agent.h"
-#include "nn/module_state.h"
+#include "policies/encoder_agent.h"
+#include "src/nn/module_state.h"
 
 namespace eie::policy {
 
@@ -54,7 +54,7 @@ std::unique_ptr<Agent> Attend2PackAgent::clone() const {
   return copy;
 }
 
-std::map<std::string, h5::Attribute> Attend2PackAgent::spec() const {
+Attributes Attend2PackAgent::spec() const {
   const auto& o = model_->options();
   return encoder_spec(problem_->name(), "attend2pack", o.encoder, o.tanh_clip, train_n_);
 }

@@ -2,9 +2,9 @@
 
 #include <memory>
 
-#include "attend2pack/attend2pack.h"
-#include "bpp3d/problem.h"
-#include "decode/agent.h"
+#include "policies/attend2pack/attend2pack.h"
+#include "problems/bpp3d/problem.h"
+#include "src/agent/agent.h"
 
 namespace eie::policy {
 
@@ -21,7 +21,7 @@ class Attend2PackAgent final : public Agent {
   // The attention settings at n boxes under the current config.
   [[nodiscard]] AttentionPlan plan(int64_t n) const;
   [[nodiscard]] std::unique_ptr<Agent> clone() const override;
-  [[nodiscard]] std::map<std::string, h5::Attribute> spec() const override;
+  [[nodiscard]] Attributes spec() const override;
   void set_attention(const AttentionConfig& config) override { attention_ = config; }
 
   // Box embeddings [B, n, E] under the current attention config.

@@ -1,12 +1,12 @@
-#include "attend2pack/attend2pack.h"
+#include "policies/attend2pack/attend2pack.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
 
-#include "bpp3d/box.h"
-#include "nn/glimpse.h"
+#include "problems/bpp3d/box.h"
+#include "src/nn/glimpse.h"
 
 namespace eie::policy {
 

@@ -5,10 +5,10 @@
 #include <memory>
 #include <vector>
 
-#include "attention/setting.h"
-#include "bpp3d/environment.h"
-#include "decode/decode_loop.h"
-#include "nn/encoder.h"
+#include "problems/bpp3d/environment.h"
+#include "src/attention/setting.h"
+#include "src/decode/decode_loop.h"
+#include "src/nn/encoder.h"
 
 namespace eie::policy {
 

@@ -1,7 +1,7 @@
-#include "attention_model/agent.h"
+#include "policies/attention_model/agent.h"
 
-#include "encoder_agent.h"
-#include "nn/module_state.h"
+#include "policies/encoder_agent.h"
+#include "src/nn/module_state.h"
 
 namespace eie::policy {
 
@@ -73,7 +73,7 @@ std::unique_ptr<Agent> AttentionAgent::clone() const {
   return copy;
 }
 
-std::map<std::string, h5::Attribute> AttentionAgent::spec() const {
+Attributes AttentionAgent::spec() const {
   const auto& o = model_->options();
   return encoder_spec(problem_->name(), "attention_model", o.encoder, o.tanh_clip, train_n_);
 }

@@ -2,8 +2,8 @@
 
 #include <memory>
 
-#include "attention_model/attention_model.h"
-#include "decode/agent.h"
+#include "policies/attention_model/attention_model.h"
+#include "src/agent/agent.h"
 
 namespace eie::policy {
 
@@ -17,7 +17,7 @@ class AttentionAgent final : public Agent {
   [[nodiscard]] const Problem& problem() const override { return *problem_; }
   [[nodiscard]] torch::nn::Module& network() override { return *model_; }
   [[nodiscard]] std::unique_ptr<Agent> clone() const override;
-  [[nodiscard]] std::map<std::string, h5::Attribute> spec() const override;
+  [[nodiscard]] Attributes spec() const override;
   void set_attention(const AttentionConfig& config) override { attention_ = config; }
   [[nodiscard]] int64_t tile_size() const override {
     return attention_.window_parts.tiles ? attention_.window : 0;

@@ -1,4 +1,4 @@
-#include "attention_model/attention_model.h"
+#include "policies/attention_model/attention_model.h"
 
 #include <algorithm>
 #include <cmath>
@@ -7,8 +7,8 @@
 #include <stdexcept>
 #include <vector>
 
-#include "nn/glimpse.h"
-#include "nn/neighbours.h"
+#include "src/nn/glimpse.h"
+#include "src/nn/neighbours.h"
 
 namespace eie::policy {
 

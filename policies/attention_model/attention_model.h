@@ -5,10 +5,10 @@
 #include <functional>
 #include <memory>
 
-#include "attention/setting.h"
-#include "decode/decode_loop.h"
-#include "decode/environment.h"
-#include "nn/encoder.h"
+#include "src/attention/setting.h"
+#include "src/decode/decode_loop.h"
+#include "src/nn/encoder.h"
+#include "src/problem/environment.h"
 
 namespace eie::policy {
 

@@ -1,11 +1,11 @@
-#include "attention_model/kool_import.h"
+#include "policies/attention_model/kool_import.h"
 
 #include <regex>
 #include <set>
 #include <stdexcept>
 
-#include "io/h5_file.h"
-#include "policy_registry.h"
+#include "src/agent/policy_registry.h"
+#include "src/io/h5_file.h"
 
 namespace eie::policy {
 

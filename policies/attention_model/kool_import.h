@@ -3,7 +3,7 @@
 #include <filesystem>
 #include <memory>
 
-#include "decode/agent.h"
+#include "src/agent/agent.h"
 
 namespace eie::policy {
 

@@ -1,4 +1,4 @@
-#include "bpp3d/actions.h"
+#include "problems/bpp3d/actions.h"
 
 #include <stdexcept>
 #include <string>

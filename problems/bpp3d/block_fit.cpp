@@ -1,4 +1,4 @@
-#include "bpp3d/block_fit.h"
+#include "problems/bpp3d/block_fit.h"
 
 #include <algorithm>
 #include <limits>

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "bpp3d/height_map.h"
+#include "problems/bpp3d/height_map.h"
 
 namespace eie::bpp3d {
 

@@ -1,4 +1,4 @@
-#include "bpp3d/box.h"
+#include "problems/bpp3d/box.h"
 
 #include <algorithm>
 #include <limits>

@@ -1,4 +1,4 @@
-#include "bpp3d/bpp_file.h"
+#include "problems/bpp3d/bpp_file.h"
 
 #include <algorithm>
 #include <fstream>
@@ -6,8 +6,8 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "util/atomic_path.h"
-#include "util/parse.h"
+#include "src/util/atomic_path.h"
+#include "src/util/parse.h"
 
 namespace eie::bpp3d {
 

@@ -17,8 +17,8 @@
 #include <string>
 #include <vector>
 
-#include "bpp3d/box.h"
-#include "bpp3d/packing.h"
+#include "problems/bpp3d/box.h"
+#include "problems/bpp3d/packing.h"
 
 namespace eie::bpp3d {
 

@@ -1,8 +1,8 @@
-#include "bpp3d/bpp_instance_file.h"
+#include "problems/bpp3d/bpp_instance_file.h"
 
-#include "bpp3d/actions.h"
-#include "bpp3d/bpp_file.h"
-#include "bpp3d/problem.h"
+#include "problems/bpp3d/actions.h"
+#include "problems/bpp3d/bpp_file.h"
+#include "problems/bpp3d/problem.h"
 
 namespace eie::bpp3d {
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "bpp3d/box.h"
-#include "instance_files.h"
+#include "problems/bpp3d/box.h"
+#include "src/problem/instance_file.h"
 
 namespace eie::bpp3d {
 

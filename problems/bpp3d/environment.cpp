@@ -1,11 +1,11 @@
-#include "bpp3d/environment.h"
+#include "problems/bpp3d/environment.h"
 
 #include <algorithm>
 #include <stdexcept>
 #include <string>
 
-#include "bpp3d/actions.h"
-#include "bpp3d/block_fit.h"
+#include "problems/bpp3d/actions.h"
+#include "problems/bpp3d/block_fit.h"
 
 namespace eie::bpp3d {
 

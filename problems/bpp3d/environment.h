@@ -4,10 +4,10 @@
 
 #include <vector>
 
-#include "bpp3d/box.h"
-#include "bpp3d/height_map.h"
-#include "bpp3d/packing.h"
-#include "decode/environment.h"
+#include "problems/bpp3d/box.h"
+#include "problems/bpp3d/height_map.h"
+#include "problems/bpp3d/packing.h"
+#include "src/problem/environment.h"
 
 namespace eie::bpp3d {
 

@@ -1,4 +1,4 @@
-#include "bpp3d/height_map.h"
+#include "problems/bpp3d/height_map.h"
 
 #include <algorithm>
 #include <stdexcept>

@@ -8,7 +8,7 @@
 #include <limits>
 #include <vector>
 
-#include "bpp3d/box.h"
+#include "problems/bpp3d/box.h"
 
 namespace eie::bpp3d {
 

@@ -1,4 +1,4 @@
-#include "bpp3d/heuristic.h"
+#include "problems/bpp3d/heuristic.h"
 
 #include <algorithm>
 #include <numeric>

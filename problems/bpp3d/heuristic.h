@@ -6,9 +6,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "bpp3d/box.h"
-#include "bpp3d/height_map.h"
-#include "bpp3d/packing.h"
+#include "problems/bpp3d/box.h"
+#include "problems/bpp3d/height_map.h"
+#include "problems/bpp3d/packing.h"
 
 namespace eie::bpp3d {
 

@@ -1,4 +1,4 @@
-#include "bpp3d/packing.h"
+#include "problems/bpp3d/packing.h"
 
 #include <algorithm>
 #include <numeric>

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "bpp3d/box.h"
+#include "problems/bpp3d/box.h"
 
 namespace eie::bpp3d {
 

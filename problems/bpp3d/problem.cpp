@@ -1,10 +1,10 @@
-#include "bpp3d/problem.h"
+#include "problems/bpp3d/problem.h"
 
 #include <stdexcept>
 
-#include "bpp3d/actions.h"
-#include "bpp3d/heuristic.h"
-#include "util/parse.h"
+#include "problems/bpp3d/actions.h"
+#include "problems/bpp3d/heuristic.h"
+#include "src/util/parse.h"
 
 namespace eie::bpp3d {
 
@@ -129,6 +129,21 @@ torch::Tensor Bpp3dProblem::start_actions(const Instances& instances, int64_t K)
   const auto fits = environment(instances)->feasible().view({B, n, kOrientations});
   const auto first_fit = fits.index_select(1, boxes).to(torch::kByte).argmax(2);  // [B, K]
   return boxes.unsqueeze(0) * kOrientations + first_fit;
+}
+
+Instances Bpp3dProblem::permute(const Instances& instances, const torch::Tensor& perm) const {
+  return instances.with("boxes", instances.at("boxes").index_select(1, perm));
+}
+
+torch::Tensor Bpp3dProblem::unpermute(const torch::Tensor& actions, const torch::Tensor& perm) const {
+  // Box steps (even) name box * 6 + orientation; position steps (odd) name no box.
+  auto out = actions.clone();
+  const auto box_steps = torch::arange(0, actions.size(1), 2);
+  const auto chosen = actions.index_select(1, box_steps);
+  out.index_copy_(1, box_steps,
+                  perm.index({chosen.div(kOrientations, "floor")}) * kOrientations +
+                      chosen.remainder(kOrientations));
+  return out;
 }
 
 std::vector<Instances> Bpp3dProblem::symmetries(const Instances& instances) const {

@@ -4,9 +4,9 @@
 
 #include <string>
 
-#include "bpp3d/box.h"
-#include "bpp3d/environment.h"
-#include "decode/problem.h"
+#include "problems/bpp3d/box.h"
+#include "problems/bpp3d/environment.h"
+#include "src/problem/problem.h"
 
 namespace eie::bpp3d {
 
@@ -36,6 +36,10 @@ class Bpp3dProblem final : public Problem {
                                     const torch::Tensor& actions) const override;
   // Only the identity: positions are not invariant under reflections of the base.
   [[nodiscard]] torch::Tensor start_actions(const Instances& instances, int64_t K) const override;
+  [[nodiscard]] Instances permute(const Instances& instances,
+                                  const torch::Tensor& perm) const override;
+  [[nodiscard]] torch::Tensor unpermute(const torch::Tensor& actions,
+                                        const torch::Tensor& perm) const override;
   [[nodiscard]] std::vector<Instances> symmetries(const Instances& instances) const override;
   // heightmap (the height-map greedy heuristic).
   [[nodiscard]] torch::Tensor construct(const std::string& method,

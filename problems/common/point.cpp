@@ -1,4 +1,4 @@
-#include "common/point.h"
+#include "problems/common/point.h"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "common/point_grid.h"
+#include "problems/common/point_grid.h"
 
 #include <algorithm>
 #include <cmath>

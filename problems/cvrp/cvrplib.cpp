@@ -1,13 +1,13 @@
-#include "cvrp/cvrplib.h"
+#include "problems/cvrp/cvrplib.h"
 
 #include <cmath>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
 
-#include "common/point.h"
-#include "util/atomic_path.h"
-#include "util/parse.h"
+#include "problems/common/point.h"
+#include "src/util/atomic_path.h"
+#include "src/util/parse.h"
 
 namespace eie::cvrp {
 

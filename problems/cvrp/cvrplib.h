@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "cvrp/routes.h"
+#include "problems/cvrp/routes.h"
 
 namespace eie::cvrp {
 

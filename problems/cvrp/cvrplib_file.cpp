@@ -1,6 +1,6 @@
-#include "cvrp/cvrplib_file.h"
+#include "problems/cvrp/cvrplib_file.h"
 
-#include "cvrp/problem.h"
+#include "problems/cvrp/problem.h"
 
 namespace eie::cvrp {
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "cvrp/cvrplib.h"
-#include "instance_files.h"
+#include "problems/cvrp/cvrplib.h"
+#include "src/problem/instance_file.h"
 
 namespace eie::cvrp {
 

@@ -1,4 +1,4 @@
-#include "cvrp/environment.h"
+#include "problems/cvrp/environment.h"
 
 namespace eie::cvrp {
 

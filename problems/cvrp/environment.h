@@ -2,7 +2,7 @@
 
 #include <torch/torch.h>
 
-#include "decode/environment.h"
+#include "src/problem/environment.h"
 
 namespace eie::cvrp {
 

@@ -1,4 +1,4 @@
-#include "cvrp/heuristics.h"
+#include "problems/cvrp/heuristics.h"
 
 #include <algorithm>
 #include <array>

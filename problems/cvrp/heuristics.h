@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "cvrp/routes.h"
+#include "problems/cvrp/routes.h"
 
 namespace eie::cvrp {
 

@@ -1,10 +1,10 @@
-#include "cvrp/problem.h"
+#include "problems/cvrp/problem.h"
 
 #include <stdexcept>
 
-#include "cvrp/environment.h"
-#include "cvrp/heuristics.h"
-#include "util/parse.h"
+#include "problems/cvrp/environment.h"
+#include "problems/cvrp/heuristics.h"
+#include "src/util/parse.h"
 
 namespace eie::cvrp {
 
@@ -138,6 +138,17 @@ torch::Tensor CvrpProblem::check(const Instances& instances, const torch::Tensor
 torch::Tensor CvrpProblem::start_actions(const Instances& instances, int64_t K) const {
   const auto& coords = instances.at("coords");  // customers: actions 1..n (0 is the depot)
   return (spread_choices(coords.size(1), K) + 1).to(coords.device()).expand({coords.size(0), K});
+}
+
+Instances CvrpProblem::permute(const Instances& instances, const torch::Tensor& perm) const {
+  return instances.with("coords", instances.at("coords").index_select(1, perm))
+      .with("demand", instances.at("demand").index_select(1, perm));
+}
+
+torch::Tensor CvrpProblem::unpermute(const torch::Tensor& actions, const torch::Tensor& perm) const {
+  // Node 0 is the depot; customer j of the permuted instance is customer perm[j].
+  const auto nodes = torch::cat({torch::zeros({1}, perm.options()), perm + 1});
+  return nodes.index({actions});
 }
 
 std::vector<Instances> CvrpProblem::symmetries(const Instances& instances) const {

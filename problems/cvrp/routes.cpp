@@ -1,10 +1,10 @@
-#include "cvrp/routes.h"
+#include "problems/cvrp/routes.h"
 
 #include <cmath>
 #include <stdexcept>
 #include <string>
 
-#include "util/parse.h"
+#include "src/util/parse.h"
 
 namespace eie::cvrp {
 

@@ -1,4 +1,4 @@
-#include "tsp/environment.h"
+#include "problems/tsp/environment.h"
 
 namespace eie::tsp {
 

@@ -1,6 +1,6 @@
-#include "tsp/heuristics.h"
+#include "problems/tsp/heuristics.h"
 
-#include "common/point_grid.h"
+#include "problems/common/point_grid.h"
 
 #include <algorithm>
 #include <limits>

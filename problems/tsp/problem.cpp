@@ -1,12 +1,12 @@
-#include "tsp/problem.h"
+#include "problems/tsp/problem.h"
 
 #include <stdexcept>
 
-#include "tsp/environment.h"
-#include "tsp/heuristics.h"
-#include "tsp/tensors.h"
-#include "tsp/tiling.h"
-#include "tsp/tour.h"
+#include "problems/tsp/environment.h"
+#include "problems/tsp/heuristics.h"
+#include "problems/tsp/tensors.h"
+#include "problems/tsp/tiling.h"
+#include "problems/tsp/tour.h"
 
 namespace eie::tsp {
 
@@ -72,6 +72,14 @@ torch::Tensor TspProblem::improve(const std::string& method, const Instances& in
 torch::Tensor TspProblem::start_actions(const Instances& instances, int64_t K) const {
   const auto& coords = instances.at("coords");
   return spread_choices(coords.size(1), K).to(coords.device()).expand({coords.size(0), K});
+}
+
+Instances TspProblem::permute(const Instances& instances, const torch::Tensor& perm) const {
+  return instances.with("coords", instances.at("coords").index_select(1, perm));
+}
+
+torch::Tensor TspProblem::unpermute(const torch::Tensor& actions, const torch::Tensor& perm) const {
+  return perm.index({actions});  // city j of the permuted instance is city perm[j]
 }
 
 std::vector<Instances> TspProblem::symmetries(const Instances& instances) const {

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "decode/problem.h"
+#include "src/problem/problem.h"
 
 namespace eie::tsp {
 
@@ -29,6 +29,10 @@ class TspProblem final : public RoutingProblem {
   [[nodiscard]] torch::Tensor check(const Instances& instances,
                                     const torch::Tensor& actions) const override;
   [[nodiscard]] torch::Tensor start_actions(const Instances& instances, int64_t K) const override;
+  [[nodiscard]] Instances permute(const Instances& instances,
+                                  const torch::Tensor& perm) const override;
+  [[nodiscard]] torch::Tensor unpermute(const torch::Tensor& actions,
+                                        const torch::Tensor& perm) const override;
   [[nodiscard]] std::vector<Instances> symmetries(const Instances& instances) const override;
   // nn (nearest neighbour) or farthest (farthest insertion).
   [[nodiscard]] torch::Tensor construct(const std::string& method,

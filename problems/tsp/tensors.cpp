@@ -1,4 +1,4 @@
-#include "tsp/tensors.h"
+#include "problems/tsp/tensors.h"
 
 namespace eie::tsp {
 

@@ -6,9 +6,9 @@
 
 #include <vector>
 
-#include "common/point.h"
-#include "decode/instances.h"
-#include "tsp/tour.h"
+#include "problems/common/point.h"
+#include "problems/tsp/tour.h"
+#include "src/problem/instances.h"
 
 namespace eie::tsp {
 

@@ -1,4 +1,4 @@
-#include "tsp/tiles.h"
+#include "problems/tsp/tiles.h"
 
 #include <algorithm>
 #include <limits>
@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "tsp/heuristics.h"
+#include "problems/tsp/heuristics.h"
 
 namespace eie::tsp {
 

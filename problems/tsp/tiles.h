@@ -7,8 +7,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "common/point.h"
-#include "tsp/tour.h"
+#include "problems/common/point.h"
+#include "problems/tsp/tour.h"
 
 namespace eie::tsp {
 

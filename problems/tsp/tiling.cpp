@@ -1,9 +1,9 @@
-#include "tsp/tiling.h"
+#include "problems/tsp/tiling.h"
 
 #include <map>
 
-#include "tsp/tensors.h"
-#include "tsp/tiles.h"
+#include "problems/tsp/tensors.h"
+#include "problems/tsp/tiles.h"
 
 namespace eie::tsp {
 

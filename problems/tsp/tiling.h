@@ -3,9 +3,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "common/point.h"
-#include "decode/tiling.h"
-#include "tsp/problem.h"
+#include "problems/common/point.h"
+#include "problems/tsp/problem.h"
+#include "src/problem/tiling.h"
 
 namespace eie::tsp {
 

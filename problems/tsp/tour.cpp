@@ -1,4 +1,4 @@
-#include "tsp/tour.h"
+#include "problems/tsp/tour.h"
 
 #include <stdexcept>
 #include <string>

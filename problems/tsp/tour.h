@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "common/point.h"
+#include "problems/common/point.h"
 
 namespace eie::tsp {
 

@@ -1,12 +1,12 @@
-#include "tsp/tsplib.h"
+#include "problems/tsp/tsplib.h"
 
 #include <cmath>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
 
-#include "util/atomic_path.h"
-#include "util/parse.h"
+#include "src/util/atomic_path.h"
+#include "src/util/parse.h"
 
 namespace eie::tsp {
 

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "common/point.h"
-#include "tsp/tour.h"
+#include "problems/common/point.h"
+#include "problems/tsp/tour.h"
 
 namespace eie::tsp {
 

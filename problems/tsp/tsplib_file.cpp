@@ -1,7 +1,7 @@
-#include "tsp/tsplib_file.h"
+#include "problems/tsp/tsplib_file.h"
 
-#include "tsp/problem.h"
-#include "tsp/tensors.h"
+#include "problems/tsp/problem.h"
+#include "problems/tsp/tensors.h"
 
 namespace eie::tsp {
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "instance_files.h"
-#include "tsp/tsplib.h"
+#include "problems/tsp/tsplib.h"
+#include "src/problem/instance_file.h"
 
 namespace eie::tsp {
 

@@ -1,4 +1,4 @@
-#include "attention/entropy.h"
+#include "src/attention/entropy.h"
 
 #include <cmath>
 #include <stdexcept>

@@ -1,11 +1,11 @@
-#include "attention/fitted_scales.h"
+#include "src/attention/fitted_scales.h"
 
 #include <cmath>
 #include <map>
 #include <mutex>
 #include <stdexcept>
 
-#include "attention/scale_fit.h"
+#include "src/attention/scale_fit.h"
 
 namespace eie {
 

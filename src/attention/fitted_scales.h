@@ -7,7 +7,7 @@
 #include <memory>
 #include <string>
 
-#include "attention/scale_policy.h"
+#include "src/attention/scale_policy.h"
 
 namespace eie {
 

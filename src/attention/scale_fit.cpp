@@ -1,12 +1,12 @@
-#include "attention/scale_fit.h"
+#include "src/attention/scale_fit.h"
 
 #include <algorithm>
 #include <cmath>
 #include <set>
 #include <stdexcept>
 
-#include "io/checkpoint.h"
-#include "io/h5_file.h"
+#include "src/io/h5_file.h"
+#include "src/io/model_format.h"
 
 namespace eie {
 

@@ -9,8 +9,8 @@
 #include <functional>
 #include <vector>
 
-#include "attention/entropy.h"
-#include "attention/scale_network.h"
+#include "src/attention/entropy.h"
+#include "src/attention/scale_network.h"
 
 namespace eie {
 

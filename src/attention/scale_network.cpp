@@ -1,4 +1,4 @@
-#include "attention/scale_network.h"
+#include "src/attention/scale_network.h"
 
 #include <cmath>
 

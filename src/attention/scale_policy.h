@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "attention/setting.h"
+#include "src/attention/setting.h"
 
 namespace eie {
 

@@ -1,4 +1,4 @@
-#include "bench/bench_config.h"
+#include "src/bench/bench_config.h"
 
 #include <toml++/toml.h>
 
@@ -9,7 +9,7 @@
 #include <set>
 #include <stdexcept>
 
-#include "util/parse.h"
+#include "src/util/parse.h"
 
 namespace eie {
 
@@ -46,6 +46,47 @@ std::vector<T> list(const std::filesystem::path& path, const toml::table& table,
     out.push_back(*value);
   }
   return out;
+}
+
+// A problem option's value as text: TOML strings as they are, numbers as the CLI
+// would take them ("20", "0.5").
+std::optional<std::string> text_of(const toml::node& node) {
+  if (const auto text = node.value_exact<std::string>()) return text;
+  if (const auto integer = node.value_exact<int64_t>()) return std::to_string(*integer);
+  if (const auto real = node.value_exact<double>()) return shortest_text(*real);
+  return std::nullopt;
+}
+
+// The problem's options and its sweep (a block of rows per value) from the table.
+void read_problem_options(const std::filesystem::path& path, const toml::table& table,
+                          const ProblemDescriptor& problem, BenchConfig& c) {
+  for (const auto& o : problem.options) {
+    if (const auto* node = table.get(o.name)) {
+      const auto value = text_of(*node);
+      if (!value) throw std::invalid_argument(where(path, *node) + ": wrong type for '" + o.name + "'");
+      c.options[o.name] = *value;
+    }
+    const auto* node = o.sweep_key.empty() ? nullptr : table.get(o.sweep_key);
+    if (node == nullptr) continue;
+    if (!c.sweep.empty()) {
+      throw std::invalid_argument(where(path, *node) + ": one sweep per benchmark ('" +
+                                  o.sweep_key + "' and another)");
+    }
+    const auto* array = node->as_array();
+    if (array == nullptr || array->empty()) {
+      throw std::invalid_argument(where(path, *node) + ": '" + o.sweep_key +
+                                  "' must be a non-empty array");
+    }
+    c.sweep = o.name;
+    c.sweep_label = o.sweep_label;
+    for (const auto& item : *array) {
+      const auto value = text_of(item);
+      if (!value) {
+        throw std::invalid_argument(where(path, item) + ": wrong type in '" + o.sweep_key + "'");
+      }
+      c.sweep_values.push_back(*value);
+    }
+  }
 }
 
 template <class T>
@@ -86,16 +127,28 @@ BenchConfig parse_bench_config(const std::string& text, const std::filesystem::p
     throw std::invalid_argument(path.string() + ":" + std::to_string(e.source().begin.line) + ": " +
                                 excerpt(e.description(), 200));
   }
-  static const std::set<std::string> known = {
-      "name",    "problem",   "domain",  "protocol", "bases",  "capacities",
-      "sizes",   "instances", "seeds",   "models",   "scales", "scale_at",
-      "decodes", "methods",   "improve", "improve_both", "bound",    "batch",  "reference"};
+  BenchConfig c;
+  c.problem = scalar<std::string>(path, table, "problem", default_problem());
+  const ProblemDescriptor* problem = nullptr;
+  try {
+    problem = &problem_descriptor(c.problem);
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(path.string() + ": " + e.what());
+  }
+  std::set<std::string> known = {"name",   "problem", "sizes",        "instances", "seeds",
+                                 "models", "scales",  "scale_at",     "decodes",   "methods",
+                                 "improve", "improve_both", "bound",  "batch",     "reference"};
+  for (const auto& o : problem->options) {
+    known.insert(o.name);
+    if (!o.sweep_key.empty()) known.insert(o.sweep_key);
+  }
   for (const auto& [key, node] : table) {
     if (!known.count(std::string(key.str()))) {
-      throw std::invalid_argument(where(path, node) + ": unknown key '" + excerpt(key.str()) + "'");
+      throw std::invalid_argument(where(path, node) + ": unknown key '" + excerpt(key.str()) +
+                                  "' (for problem " + c.problem + ")");
     }
   }
-  BenchConfig c;
+  read_problem_options(path, table, *problem, c);
   c.name = scalar<std::string>(path, table, "name", path.stem().string());
   // The tables are <out>/<name>.md and .csv: a plain name, never a path out of --out.
   const bool plain = !c.name.empty() && c.name.size() <= 100 && c.name[0] != '.' &&
@@ -107,16 +160,6 @@ BenchConfig parse_bench_config(const std::string& text, const std::filesystem::p
     throw std::invalid_argument(path.string() +
                                 ": 'name' must be a plain file name (letters, digits, _ - ., at "
                                 "most 100, not starting with a dot)");
-  }
-  c.problem = scalar<std::string>(path, table, "problem", "tsp");
-  c.domain = scalar<std::string>(path, table, "domain", c.domain);
-  c.protocol = scalar<std::string>(path, table, "protocol", c.protocol);
-  c.capacities = list<double>(path, table, "capacities", {});
-  c.bases = list<std::string>(path, table, "bases", {});
-  if (!c.capacities.empty() && !c.bases.empty())
-    throw std::invalid_argument(path.string() + ": 'capacities' and 'bases' exclude each other");
-  for (const auto capacity : c.capacities) {
-    if (!(capacity > 0)) throw std::invalid_argument(path.string() + ": capacities must be > 0");
   }
   c.sizes = list<int64_t>(path, table, "sizes", {});
   if (c.sizes.empty()) throw std::invalid_argument(path.string() + ": 'sizes' is required");

@@ -4,10 +4,10 @@
 //
 //   name = "tsp_extrapolation"         # results/tables/<name>.md and .csv
 //   problem = "tsp"
-//   domain = "unit"                    # tsp: unit or symmetric
-//   protocol = "kool"                  # cvrp: kool or eie; bpp3d: eie or attend2pack
-//   capacities = [10, 15, 20]          # cvrp: one block of rows per capacity (optional)
-//   bases = ["120x100", "140x110"]     # bpp3d: one block of rows per bin base (optional)
+//   domain = "unit"                    # any option of the problem (`eie gen --help`):
+//                                      # tsp domain; cvrp protocol, capacity; bpp3d ...
+//   capacities = [10, 15, 20]          # a problem's sweep key: one block of rows per value
+//                                      # (cvrp capacities, bpp3d bases; optional)
 //   sizes = [100, 200, 400, 800, 1600]
 //   instances = 128                    # per size and repetition
 //   seeds = [1]                        # instance seeds; repetitions = seeds x models
@@ -29,15 +29,17 @@
 #include <string>
 #include <vector>
 
+#include "src/problem/registry.h"
+
 namespace eie {
 
 struct BenchConfig {
   std::string name;                         // table file stem
-  std::string problem;                      // "tsp"
-  std::string domain = "unit";              // coordinates of generated instances
-  std::string protocol;                     // cvrp demand law, bpp3d side law; "" = default
-  std::vector<double> capacities;           // cvrp capacities (rows per capacity); empty: default
-  std::vector<std::string> bases;           // bpp3d bases "LxW" (rows per base); empty: default
+  std::string problem;                      // a registered problem's name
+  ProblemOptions options;                   // the problem's options, as given
+  std::string sweep;                        // an option with a block of rows per value ("": none)
+  std::vector<std::string> sweep_values;    // its values, one block each
+  std::string sweep_label;                  // row-name prefix of a value ("C=")
   std::vector<int64_t> sizes;               // columns
   int64_t instances = 128;                  // per size and repetition
   std::vector<int64_t> seeds{1};            // instance seeds

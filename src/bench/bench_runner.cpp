@@ -1,4 +1,4 @@
-#include "bench/bench_runner.h"
+#include "src/bench/bench_runner.h"
 
 #include <algorithm>
 #include <chrono>
@@ -8,13 +8,15 @@
 #include <numeric>
 #include <sstream>
 
-#include "attention/calibration.h"
-#include "decode/strategies.h"
-#include "policy_registry.h"
-#include "problem_registry.h"
-#include "util/atomic_path.h"
-#include "util/parse.h"
-#include "util/peak_memory.h"
+#include "src/agent/attention_setup.h"
+#include "src/agent/calibration.h"
+#include "src/agent/model_file.h"
+#include "src/agent/policy_registry.h"
+#include "src/agent/strategies.h"
+#include "src/problem/registry.h"
+#include "src/util/atomic_path.h"
+#include "src/util/parse.h"
+#include "src/util/peak_memory.h"
 
 namespace eie {
 
@@ -33,35 +35,6 @@ std::vector<std::string> improvements(const BenchConfig& c) {
   if (c.improve.empty() || c.improve_both) variants.emplace_back();
   variants.insert(variants.end(), c.improve.begin(), c.improve.end());
   return variants;
-}
-
-// A row's attention: "NAME[:FILE][@K[/PARTS]]", K a window and PARTS where it
-// applies as in --window-at (bench configs' `scales`).
-struct AttentionSpec {
-  std::string scale;          // NAME[:FILE]
-  int64_t window = 0;         // 0: every node
-  std::string parts = "all";  // --window-at
-};
-
-AttentionSpec parse_attention_spec(const std::string& spec) {
-  const auto at = spec.rfind('@');
-  if (at == std::string::npos) return {spec, 0, "all"};
-  const auto slash = spec.find('/', at);
-  AttentionSpec parsed{
-      spec.substr(0, at),
-      parse_int(spec.substr(at + 1, slash == std::string::npos ? slash : slash - at - 1),
-                "window of scale '" + spec + "'"),
-      slash == std::string::npos ? "all" : spec.substr(slash + 1)};
-  if (parsed.window < 0) throw std::invalid_argument("scale '" + spec + "': negative window");
-  return parsed;
-}
-
-std::string scale_label(const std::string& spec) {
-  const auto parsed = parse_attention_spec(spec);
-  const auto name = parsed.scale.substr(0, parsed.scale.find(':'));
-  if (parsed.window == 0) return name;
-  return name + " window " + std::to_string(parsed.window) +
-         (parsed.parts == "all" ? "" : " (" + parsed.parts + ")");
 }
 
 std::map<int64_t, double> read_reference(const std::filesystem::path& path) {
@@ -101,13 +74,23 @@ std::pair<double, double> summary(const BenchCell& cell) {
   return {mean_of(cell.costs), reps ? std_of(cell.repetition_means) : std_of(cell.costs)};
 }
 
+// The problem's options as the table header gives them: " (domain unit)".
+std::string options_text(const BenchConfig& c) {
+  std::string text;
+  for (const auto& o : problem_descriptor(c.problem).options) {
+    auto value = option(c.options, o.name);
+    if (value.empty()) value = o.fallback;
+    if (!value.empty()) text += (text.empty() ? "" : ", ") + o.name + " " + value;
+  }
+  return text.empty() ? "" : " (" + text + ")";
+}
+
 }  // namespace
 
 int64_t bench_workload(const BenchConfig& c) {
   const int64_t policy_rows = static_cast<int64_t>(c.models.size() * c.scales.size() *
                                                    c.decodes.size() * improvements(c).size());
-  const int64_t blocks =
-      static_cast<int64_t>(std::max({size_t{1}, c.capacities.size(), c.bases.size()}));
+  const int64_t blocks = static_cast<int64_t>(std::max<size_t>(1, c.sweep_values.size()));
   const int64_t rows =
       blocks * (policy_rows + static_cast<int64_t>(c.methods.size()) + (c.bound ? 1 : 0));
   return rows * static_cast<int64_t>(c.sizes.size() * c.seeds.size()) * c.instances;
@@ -115,42 +98,25 @@ int64_t bench_workload(const BenchConfig& c) {
 
 BenchResult run_bench(const BenchConfig& c, uint64_t seed_offset,
                       const std::function<void(int64_t)>& on_progress) {
-  // One problem per capacity block (a single block without capacities).
+  // One problem per value of the sweep (a single block without one).
   std::vector<std::shared_ptr<const Problem>> problems;
   std::vector<std::string> blocks;  // row-name prefixes, empty for a single block
-  const size_t block_count = std::max({size_t{1}, c.capacities.size(), c.bases.size()});
+  const size_t block_count = std::max<size_t>(1, c.sweep_values.size());
   for (size_t k = 0; k < block_count; ++k) {
-    ProblemOptions options;
-    options.domain = c.domain;
-    options.protocol = c.protocol;
-    std::string label;
-    if (!c.capacities.empty()) {
-      char text[32];
-      std::snprintf(text, sizeof text, "%g", c.capacities[k]);
-      options.capacity = text;
-      label = "C=" + options.capacity + " ";
-    }
-    if (!c.bases.empty()) options.base = c.bases[k], label = c.bases[k] + " ";
+    auto options = c.options;
+    if (!c.sweep.empty()) options[c.sweep] = c.sweep_values[k];
     problems.push_back(make_problem(c.problem, options));
-    blocks.push_back(block_count > 1 ? label : "");
+    blocks.push_back(block_count > 1 ? c.sweep_label + c.sweep_values[k] + " " : "");
   }
   const auto& problem = problems.front();  // instances carry their capacity: any block decodes them
   const auto scope = parse_scale_scope(c.scale_at);
-  std::vector<AttentionConfig> scales;
-  std::vector<std::string> calibrations;  // per row: a calibrated[:FILE] spec, or empty
-  for (const auto& spec : c.scales) {
-    const auto parsed = parse_attention_spec(spec);
-    const bool calibrated = is_calibrated(parsed.scale);
-    if (calibrated && parsed.scale != "calibrated" && c.models.size() > 1) {
-      throw std::invalid_argument("scale '" + spec + "': a calibration file belongs to one model");
+  std::vector<AttentionSpec> scales;
+  for (const auto& text : c.scales) {
+    scales.push_back(parse_attention_spec(text, scope));
+    if (is_calibrated(scales.back().scale) && scales.back().scale != "calibrated" &&
+        c.models.size() > 1) {
+      throw std::invalid_argument("scale '" + text + "': a calibration file belongs to one model");
     }
-    AttentionConfig config;
-    if (!calibrated) config.policy = make_scale_policy(parsed.scale);
-    config.scope = scope;
-    config.window = parsed.window;
-    config.window_parts = parse_window_parts(parsed.parts);
-    scales.push_back(config);
-    calibrations.push_back(calibrated ? parsed.scale : "");
   }
   std::vector<Decoding> decodes;
   for (const auto& d : c.decodes) decodes.push_back(parse_decoding(d));
@@ -162,7 +128,7 @@ BenchResult run_bench(const BenchConfig& c, uint64_t seed_offset,
   result.reference = read_reference(c.reference);
   // `improvement` "": the policy row as decoded.
   const auto row_name = [&](size_t k, size_t s, size_t d, const std::string& improvement) {
-    std::string name = blocks[k] + scale_label(c.scales[s]);
+    std::string name = blocks[k] + attention_label(parse_attention_spec(c.scales[s]));
     if (c.decodes.size() > 1) name += " (" + c.decodes[d] + ")";
     if (!improvement.empty()) name += " + " + improvement;
     return name;
@@ -219,11 +185,7 @@ BenchResult run_bench(const BenchConfig& c, uint64_t seed_offset,
         const auto instances = problems[k]->generate(c.instances, n, gen);
         for (auto& agent : agents) {
           for (size_t s = 0; s < scales.size(); ++s) {
-            auto config = scales[s];
-            if (!calibrations[s].empty()) {
-              config.calibrated = calibrated_scales(*agent, config, calibrations[s], {n});
-            }
-            agent->set_attention(config);
+            agent->set_attention(attention_config(scales[s], *agent, {n}));
             for (size_t d = 0; d < decodes.size(); ++d) {
               auto [actions, took] = measured([&] {
                 return solve(*agent, instances, decodes[d], chunk_for(c, n), gen).actions;
@@ -262,8 +224,7 @@ void write_bench_tables(const BenchConfig& c, const BenchResult& r, const std::s
   const int64_t repetitions =
       static_cast<int64_t>(c.seeds.size() * std::max<size_t>(1, c.models.size()));
   md << "# " << c.name << "\n\nCommand: `" << command << "`\n\n"
-     << "Problem " << c.problem
-     << (c.problem == "tsp" ? " (domain " + c.domain + ")" : " (protocol " + c.protocol + ")")
+     << "Problem " << c.problem << options_text(c)
      << ", " << c.instances << " instances per size and repetition, seeds";
   for (const auto s : c.seeds) md << ' ' << s;
   md << "; models:";

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "bench/bench_config.h"
+#include "src/bench/bench_config.h"
 
 namespace eie {
 

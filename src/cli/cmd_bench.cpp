@@ -1,7 +1,8 @@
 // eie bench: length-extrapolation tables from a TOML description.
-#include "bench/bench_runner.h"
-#include "cli/common.h"
-#include "util/progress.h"
+#include "src/bench/bench_runner.h"
+#include "src/cli/commands.h"
+#include "src/cli/common.h"
+#include "src/util/progress.h"
 
 namespace eie::cli {
 

@@ -3,14 +3,16 @@
 #include <fstream>
 #include <sstream>
 
-#include "attention/calibration.h"
-#include "cli/common.h"
-#include "policy_registry.h"
-#include "problem_registry.h"
-#include "util/atomic_path.h"
-#include "util/gnuplot.h"
-#include "util/parse.h"
-#include "util/progress.h"
+#include "src/agent/calibration.h"
+#include "src/agent/model_file.h"
+#include "src/agent/policy_registry.h"
+#include "src/cli/commands.h"
+#include "src/cli/common.h"
+#include "src/problem/registry.h"
+#include "src/util/atomic_path.h"
+#include "src/util/gnuplot.h"
+#include "src/util/parse.h"
+#include "src/util/progress.h"
 
 namespace eie::cli {
 

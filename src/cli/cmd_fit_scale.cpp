@@ -2,30 +2,31 @@
 #include <fstream>
 #include <sstream>
 
-#include "attention/entropy.h"
-#include "attention/scale_fit.h"
-#include "attention/scale_policy.h"
-#include "cli/common.h"
-#include "util/atomic_path.h"
-#include "util/gnuplot.h"
-#include "util/progress.h"
+#include "src/attention/entropy.h"
+#include "src/attention/scale_fit.h"
+#include "src/attention/scale_policy.h"
+#include "src/cli/commands.h"
+#include "src/cli/common.h"
+#include "src/util/atomic_path.h"
+#include "src/util/gnuplot.h"
+#include "src/util/progress.h"
 
 namespace eie::cli {
 
 namespace {
 
-constexpr const char* kPolicies[] = {"sqrt",      "logn-sqrt", "logn-d",   "logn-base",
-                                     "infoscale", "eie",       "eie-exact"};
+// The entropy panel draws a subset of the policies, to stay readable (logn-sqrt's
+// entropies, for one, fall far below the others').
+constexpr const char* kEntropyPanel[] = {"sqrt", "logn-d", "infoscale", "eie", "eie-exact"};
 
 // n,policy,lambda,entropy for every policy on the grid.
 std::string table_csv(const std::filesystem::path& scale_file, const EntropyEstimator& estimator,
                       const ScaleNetworkOptions& o, const std::vector<int64_t>& grid) {
   std::ostringstream csv;
   csv << "n,policy,lambda,entropy\n";
-  for (const auto* name : kPolicies) {
-    const std::string spec = std::string(name) == "eie" || std::string(name) == "eie-exact"
-                                 ? std::string(name) + ":" + scale_file.string()
-                                 : std::string(name);
+  for (const auto& name : scale_policy_names()) {
+    const std::string spec =
+        name == "eie" || name == "eie-exact" ? name + ":" + scale_file.string() : name;
     const auto policy = make_scale_policy(spec);
     for (const auto n : grid) {
       const double lambda = policy->lambda({n, o.head_dim, o.train_n});
@@ -41,15 +42,15 @@ std::string plot_script(const ScaleNetworkOptions& o) {
   s << "set datafile separator ','\nset multiplot layout 1,2 title 'd = " << o.head_dim
     << ", N = " << o.train_n << "'\nset logscale x 2\nset grid\nset key top left\nset xlabel 'n'\n"
     << "set ylabel 'lambda'\nplot ";
-  const auto series = [&](const char* policy) {
+  const auto series = [&](const std::string& policy) {
     return std::string("$scales using 1:(strcol(2) eq '") + policy +
            "' ? $3 : 1/0) with linespoints title '" + policy + "'";
   };
   bool first = true;
-  for (const auto* p : kPolicies) s << (first ? "" : ", ") << series(p), first = false;
+  for (const auto& p : scale_policy_names()) s << (first ? "" : ", ") << series(p), first = false;
   s << "\nset ylabel 'expected entropy (nats)'\nplot ";
   first = true;
-  for (const auto* p : {"sqrt", "logn-d", "infoscale", "eie", "eie-exact"}) {
+  for (const auto* p : kEntropyPanel) {
     s << (first ? "" : ", ") << "$scales using 1:(strcol(2) eq '" << p
       << "' ? $4 : 1/0) with linespoints title '" << p << "'";
     first = false;

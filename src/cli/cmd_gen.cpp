@@ -1,13 +1,14 @@
 // eie gen: a dataset of random instances.
-#include "cli/common.h"
-#include "io/dataset.h"
-#include "problem_registry.h"
+#include "src/cli/commands.h"
+#include "src/cli/common.h"
+#include "src/io/dataset.h"
+#include "src/problem/registry.h"
 
 namespace eie::cli {
 
 int run_gen(int argc, char** argv) {
   cxxopts::Options options("eie gen", "Generate a dataset of random instances (HDF5)");
-  options.add_options()("n,size", "instance size (cities; customers without the depot; boxes)",
+  options.add_options()("n,size", "instance size (" + problem_sizes() + ")",
                         cxxopts::value<int64_t>()->default_value("100"))(
       "count", "number of instances", cxxopts::value<int64_t>()->default_value("1000"))(
       "out", "dataset file to write", cxxopts::value<std::string>());
@@ -21,9 +22,7 @@ int run_gen(int argc, char** argv) {
   Dataset dataset;
   dataset.problem = problem_name(args);
   const auto problem = make_problem(dataset.problem, chosen);
-  if (dataset.problem == "tsp") dataset.options["domain"] = chosen.domain;
-  if (dataset.problem == "cvrp")
-    dataset.options["protocol"] = chosen.protocol.empty() ? "kool" : chosen.protocol;
+  dataset.options = recorded_options(dataset.problem, chosen);
   auto generator = at::make_generator<at::CPUGeneratorImpl>(common.seed);
   dataset.instances =
       problem->generate(at_least(args, "count", 1), at_least(args, "size", 1), generator);

@@ -1,9 +1,10 @@
 // eie import: Kool et al. reference weights -> eie model file.
-#include "attention_model/kool_import.h"
-#include "cli/common.h"
-#include "io/checkpoint.h"
-#include "io/h5_file.h"
-#include "problem_registry.h"
+#include "src/agent/model_file.h"
+#include "src/cli/commands.h"
+#include "src/cli/common.h"
+#include "src/io/h5_file.h"
+#include "src/io/model_format.h"
+#include "src/problem/registry.h"
 
 namespace eie::cli {
 
@@ -21,7 +22,7 @@ int run_import(int argc, char** argv) {
     throw std::invalid_argument("--from and --out are required");
   const std::string from = args["from"].as<std::string>();
   const auto problem = make_problem(h5::Reader(from).string_attribute("problem"));
-  auto agent = policy::import_kool(from, problem);
+  auto agent = import_agent(from, problem);
   save_model(*agent, args["out"].as<std::string>());
   std::printf("imported %s model from %s into %s\n", problem->name().c_str(), from.c_str(),
               args["out"].as<std::string>().c_str());

@@ -3,13 +3,15 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
-#include "cli/common.h"
-#include "decode/strategies.h"
-#include "instance_files.h"
-#include "io/dataset.h"
-#include "policy_registry.h"
-#include "problem_registry.h"
-#include "util/progress.h"
+#include "src/agent/model_file.h"
+#include "src/agent/policy_registry.h"
+#include "src/agent/strategies.h"
+#include "src/cli/commands.h"
+#include "src/cli/common.h"
+#include "src/io/dataset.h"
+#include "src/problem/instance_file.h"
+#include "src/problem/registry.h"
+#include "src/util/progress.h"
 
 namespace eie::cli {
 

@@ -1,19 +1,13 @@
 // eie train: REINFORCE with a greedy rollout or multi-start baseline.
-#include "cli/common.h"
-#include "nn/module_state.h"
-#include "policy_registry.h"
-#include "problem_registry.h"
-#include "train/trainer.h"
+#include "src/agent/model_file.h"
+#include "src/agent/policy_registry.h"
+#include "src/cli/commands.h"
+#include "src/cli/common.h"
+#include "src/nn/module_state.h"
+#include "src/problem/registry.h"
+#include "src/train/trainer.h"
 
 namespace eie::cli {
-
-namespace {
-// The EIE paper's learning rates: 1e-4, and 5e-5 for CVRP with C_v = 15 or 20.
-double default_lr(const std::string& problem, const ProblemOptions& options) {
-  const bool large_cv = options.capacity == "15" || options.capacity == "20";
-  return problem == "cvrp" && options.protocol == "eie" && large_cv ? 5e-5 : 1e-4;
-}
-}  // namespace
 
 int run_train(int argc, char** argv) {
   cxxopts::Options options("eie train", "Train a policy (REINFORCE, greedy rollout or multi-start baseline)");
@@ -22,7 +16,8 @@ int run_train(int argc, char** argv) {
       "epochs", "epochs", cxxopts::value<int64_t>()->default_value("500"))(
       "steps", "gradient steps per epoch", cxxopts::value<int64_t>()->default_value("10"))(
       "batch", "instances per step", cxxopts::value<int64_t>()->default_value("256"))(
-      "lr", "Adam learning rate (default 1e-4; 5e-5 for cvrp --protocol eie --capacity 15|20)",
+      "lr", "Adam learning rate (default: the problem's for its protocol, 1e-4 for most; the EIE "
+      "paper's 5e-5 for cvrp --protocol eie --capacity 15|20)",
       cxxopts::value<double>())("lr-decay", "learning rate factor per epoch",
                                 cxxopts::value<double>()->default_value("1.0"))(
       "paper-lr", "EIE paper rule: lr x 0.95 when the t-test p-value exceeds 0.95")(
@@ -79,7 +74,8 @@ int run_train(int argc, char** argv) {
   t.steps = at_least(args, "steps", 1);
   t.batch = at_least(args, "batch", 2);
   const auto chosen = problem_options(args);
-  t.lr = args.count("lr") ? positive(args, "lr") : default_lr(problem_name(args), chosen);
+  t.lr = args.count("lr") ? positive(args, "lr")
+                          : problem_descriptor(problem_name(args)).default_lr(chosen);
   t.lr_decay = positive(args, "lr-decay");
   t.paper_lr_rule = args.count("paper-lr") > 0;
   if (args.count("time-budget")) t.time_budget = positive(args, "time-budget");

@@ -1,13 +1,15 @@
-#include "cli/common.h"
+#include "src/cli/common.h"
 
 #include <omp.h>
 
 #include <cmath>
 #include <cstdio>
+#include <map>
+#include <string>
 #include <thread>
 #include <vector>
 
-#include "attention/calibration.h"
+#include "src/agent/attention_setup.h"
 
 namespace eie::cli {
 
@@ -78,30 +80,40 @@ double positive(const cxxopts::ParseResult& r, const std::string& flag) {
 }
 
 void add_problem_flags(cxxopts::Options& options) {
-  options.add_options("problem")("problem", "tsp, cvrp or bpp3d",
-                                 cxxopts::value<std::string>()->default_value("tsp"))(
-      "domain", "tsp coordinates: unit ([0,1]^2) or symmetric ([-1,1]^2)",
-      cxxopts::value<std::string>()->default_value("unit"))(
-      "protocol",
-      "cvrp demands: kool (U{1..9}, default) or eie (U(0,1)); bpp3d sides: eie (U{10..50}, "
-      "default) or attend2pack (U{20..80} on 100x100)",
-      cxxopts::value<std::string>()->default_value(""))(
-      "capacity",
-      "cvrp capacity: a number, or kool (20/30/40/50 by n); default 50 (kool), 10 (eie)",
-      cxxopts::value<std::string>()->default_value(""))(
-      "base", "bpp3d bin base LxW (default 120x100; the paper also uses 140x110, 160x120)",
-      cxxopts::value<std::string>()->default_value(""));
+  std::string names;
+  std::map<std::string, std::string> helps;  // option -> "problem: help; ..."
+  for (const auto* problem : problem_descriptors()) {
+    names += (names.empty() ? "" : ", ") + problem->name;
+    for (const auto& o : problem->options) {
+      auto& help = helps[o.name];
+      help += (help.empty() ? "" : "; ") + problem->name + ": " + o.help;
+    }
+  }
+  options.add_options("problem")("problem", names,
+                                 cxxopts::value<std::string>()->default_value(default_problem()));
+  for (const auto& [name, help] : helps) {
+    options.add_options("problem")(name, help, cxxopts::value<std::string>()->default_value(""));
+  }
 }
 
 std::string problem_name(const cxxopts::ParseResult& r) { return r["problem"].as<std::string>(); }
 
 ProblemOptions problem_options(const cxxopts::ParseResult& r) {
   ProblemOptions options;
-  options.domain = r["domain"].as<std::string>();
-  options.protocol = r["protocol"].as<std::string>();
-  options.capacity = r["capacity"].as<std::string>();
-  options.base = r["base"].as<std::string>();
+  for (const auto* problem : problem_descriptors()) {
+    for (const auto& o : problem->options) {
+      if (r.count(o.name)) options[o.name] = r[o.name].as<std::string>();
+    }
+  }
   return options;
+}
+
+std::string problem_sizes() {
+  std::string sizes;
+  for (const auto* problem : problem_descriptors()) {
+    sizes += (sizes.empty() ? "" : "; ") + problem->name + ": " + problem->counts;
+  }
+  return sizes;
 }
 
 std::filesystem::path shipped_model(const std::string& problem) {
@@ -127,20 +139,12 @@ void add_attention_flags(cxxopts::Options& options) {
 
 AttentionConfig attention_config(const cxxopts::ParseResult& r, Agent& agent,
                                  const std::vector<int64_t>& sizes) {
-  AttentionConfig config;
-  config.window = at_least(r, "window", 0);
-  config.window_parts = parse_window_parts(r["window-at"].as<std::string>());
-  if (config.window > 0 && agent.problem().name() == "bpp3d") {
-    throw std::invalid_argument("--window needs node positions: tsp and cvrp only");
-  }
-  const std::string scale = r.count("scale") ? r["scale"].as<std::string>() : "";
-  if (is_calibrated(scale)) {
-    config.calibrated = calibrated_scales(agent, config, scale, sizes);
-  } else if (!scale.empty()) {
-    config.policy = make_scale_policy(scale);
-    config.scope = parse_scale_scope(r["scale-at"].as<std::string>());
-  }
-  return config;
+  AttentionSpec spec;
+  spec.scale = r.count("scale") ? r["scale"].as<std::string>() : "";
+  spec.scope = parse_scale_scope(r["scale-at"].as<std::string>());
+  spec.window = at_least(r, "window", 0);
+  spec.parts = r["window-at"].as<std::string>();
+  return eie::attention_config(spec, agent, sizes);
 }
 
 }  // namespace eie::cli

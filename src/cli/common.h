@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "decode/agent.h"
-#include "problem_registry.h"
+#include "src/agent/agent.h"
+#include "src/problem/registry.h"
 
 namespace eie::cli {
 
@@ -34,6 +34,8 @@ bool parse(cxxopts::Options& options, int argc, char** argv, cxxopts::ParseResul
 void add_problem_flags(cxxopts::Options& options);
 [[nodiscard]] std::string problem_name(const cxxopts::ParseResult& r);
 [[nodiscard]] ProblemOptions problem_options(const cxxopts::ParseResult& r);
+// What the size n counts in each problem, for help texts ("tsp: cities; ...").
+[[nodiscard]] std::string problem_sizes();
 
 // --scale, --scale-at, --window, --window-at: how attention is set at inference.
 void add_attention_flags(cxxopts::Options& options);

@@ -4,17 +4,8 @@
 #include <exception>
 #include <string>
 
-#include "util/heap.h"
-
-namespace eie::cli {
-int run_train(int argc, char** argv);
-int run_solve(int argc, char** argv);
-int run_gen(int argc, char** argv);
-int run_import(int argc, char** argv);
-int run_fit_scale(int argc, char** argv);
-int run_bench(int argc, char** argv);
-int run_entropy(int argc, char** argv);
-}  // namespace eie::cli
+#include "src/cli/commands.h"
+#include "src/util/heap.h"
 
 namespace {
 

@@ -1,4 +1,4 @@
-#include "decode/decode_loop.h"
+#include "src/decode/decode_loop.h"
 
 #include <algorithm>
 #include <stdexcept>

@@ -4,7 +4,7 @@
 
 #include <optional>
 
-#include "decode/environment.h"
+#include "src/problem/environment.h"
 
 namespace eie {
 

@@ -1,19 +1,21 @@
-#include "io/dataset.h"
+#include "src/io/dataset.h"
 
-#include "io/h5_file.h"
+#include "src/io/h5_file.h"
 
 namespace eie {
-
-namespace {
-const char* const kOptionAttributes[] = {"domain", "protocol"};
-}
 
 Dataset read_dataset(const std::filesystem::path& path) {
   const h5::Reader reader(path);
   Dataset dataset;
   dataset.problem = reader.string_attribute("problem");
-  for (const char* name : kOptionAttributes) {
-    if (reader.has_attribute(name)) dataset.options[name] = reader.string_attribute(name);
+  // The options its problem records; an unknown problem is reported when it is made.
+  for (const auto* descriptor : problem_descriptors()) {
+    if (descriptor->name != dataset.problem) continue;
+    for (const auto& o : descriptor->options) {
+      if (o.recorded && reader.has_attribute(o.name)) {
+        dataset.options[o.name] = reader.string_attribute(o.name);
+      }
+    }
   }
   std::map<std::string, torch::Tensor> fields;
   for (const auto& name : reader.datasets()) fields.emplace(name, reader.read(name));
@@ -34,6 +36,20 @@ void write_dataset(const std::filesystem::path& path, const Dataset& dataset) {
   for (const auto& [name, value] : dataset.options) writer.attribute(name, value);
   for (const auto& [name, tensor] : dataset.instances.fields()) writer.write(name, tensor);
   writer.commit();
+}
+
+ProblemOptions recorded_options(const std::string& problem, const ProblemOptions& options) {
+  ProblemOptions recorded;
+  for (const auto& o : problem_descriptor(problem).options) {
+    if (!o.recorded) continue;
+    const auto value = option(options, o.name);
+    recorded[o.name] = value.empty() ? o.fallback : value;
+  }
+  return recorded;
+}
+
+std::shared_ptr<const Problem> problem_of(const Dataset& dataset) {
+  return make_problem(dataset.problem, dataset.options);
 }
 
 }  // namespace eie

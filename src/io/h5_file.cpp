@@ -1,4 +1,4 @@
-#include "io/h5_file.h"
+#include "src/io/h5_file.h"
 
 #include <H5Cpp.h>
 

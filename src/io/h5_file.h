@@ -9,10 +9,10 @@
 #include <filesystem>
 #include <memory>
 #include <string>
-#include <variant>
 #include <vector>
 
-#include "util/atomic_path.h"
+#include "src/util/atomic_path.h"
+#include "src/util/attributes.h"
 
 namespace H5 {
 class H5File;
@@ -20,7 +20,7 @@ class H5File;
 
 namespace eie::h5 {
 
-using Attribute = std::variant<int64_t, double, std::string>;
+using eie::Attribute;
 
 // Writes a new file atomically: nothing appears at the target until commit().
 class Writer {

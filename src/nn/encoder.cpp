@@ -1,4 +1,4 @@
-#include "nn/encoder.h"
+#include "src/nn/encoder.h"
 
 #include <stdexcept>
 

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "attention/setting.h"
-#include "nn/multi_head_attention.h"
+#include "src/attention/setting.h"
+#include "src/nn/multi_head_attention.h"
 
 namespace eie::nn {
 

@@ -1,4 +1,4 @@
-#include "nn/entropy_probe.h"
+#include "src/nn/entropy_probe.h"
 
 namespace eie::nn {
 

@@ -1,10 +1,10 @@
-#include "nn/glimpse.h"
+#include "src/nn/glimpse.h"
 
 #include <algorithm>
 #include <limits>
 #include <vector>
 
-#include "nn/entropy_probe.h"
+#include "src/nn/entropy_probe.h"
 
 namespace eie::nn {
 

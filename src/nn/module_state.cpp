@@ -1,4 +1,4 @@
-#include "nn/module_state.h"
+#include "src/nn/module_state.h"
 
 namespace eie::nn {
 

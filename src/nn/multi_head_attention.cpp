@@ -1,10 +1,10 @@
-#include "nn/multi_head_attention.h"
+#include "src/nn/multi_head_attention.h"
 
 #include <cmath>
 #include <stdexcept>
 
-#include "nn/entropy_probe.h"
-#include "nn/neighbours.h"
+#include "src/nn/entropy_probe.h"
+#include "src/nn/neighbours.h"
 
 namespace eie::nn {
 

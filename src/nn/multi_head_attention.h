@@ -2,7 +2,7 @@
 
 #include <torch/torch.h>
 
-#include "attention/setting.h"
+#include "src/attention/setting.h"
 
 namespace eie::nn {
 

@@ -1,9 +1,9 @@
-#include "nn/neighbours.h"
+#include "src/nn/neighbours.h"
 
 #include <algorithm>
 
-#include "nn/entropy_probe.h"
-#include "nn/window_kernels.h"
+#include "src/nn/entropy_probe.h"
+#include "src/nn/window_kernels.h"
 
 namespace eie::nn {
 

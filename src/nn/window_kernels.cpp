@@ -1,4 +1,4 @@
-#include "nn/window_kernels.h"
+#include "src/nn/window_kernels.h"
 
 #include <algorithm>
 #include <cmath>

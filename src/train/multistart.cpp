@@ -1,4 +1,4 @@
-#include "train/multistart.h"
+#include "src/train/multistart.h"
 
 #include <map>
 #include <stdexcept>

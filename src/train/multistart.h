@@ -7,7 +7,7 @@
 
 #include <torch/torch.h>
 
-#include "decode/agent.h"
+#include "src/agent/agent.h"
 
 namespace eie {
 

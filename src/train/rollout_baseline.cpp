@@ -1,7 +1,7 @@
-#include "train/rollout_baseline.h"
+#include "src/train/rollout_baseline.h"
 
-#include "decode/strategies.h"
-#include "train/t_test.h"
+#include "src/agent/strategies.h"
+#include "src/train/t_test.h"
 
 namespace eie {
 

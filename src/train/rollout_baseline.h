@@ -4,7 +4,7 @@
 
 #include <memory>
 
-#include "decode/agent.h"
+#include "src/agent/agent.h"
 
 namespace eie {
 

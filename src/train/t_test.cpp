@@ -1,4 +1,4 @@
-#include "train/t_test.h"
+#include "src/train/t_test.h"
 
 #include <cmath>
 #include <stdexcept>

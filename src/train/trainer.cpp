@@ -1,4 +1,4 @@
-#include "train/trainer.h"
+#include "src/train/trainer.h"
 
 #include <sys/resource.h>
 #include <unistd.h>
@@ -12,12 +12,13 @@
 #include <string>
 #include <vector>
 
-#include "decode/strategies.h"
-#include "io/checkpoint.h"
-#include "train/multistart.h"
-#include "train/rollout_baseline.h"
-#include "util/atomic_path.h"
-#include "util/progress.h"
+#include "src/agent/model_file.h"
+#include "src/agent/strategies.h"
+#include "src/io/model_format.h"
+#include "src/train/multistart.h"
+#include "src/train/rollout_baseline.h"
+#include "src/util/atomic_path.h"
+#include "src/util/progress.h"
 
 namespace eie {
 

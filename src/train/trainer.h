@@ -4,7 +4,7 @@
 #include <filesystem>
 #include <string>
 
-#include "decode/agent.h"
+#include "src/agent/agent.h"
 
 namespace eie {
 

@@ -1,4 +1,4 @@
-#include "util/atomic_path.h"
+#include "src/util/atomic_path.h"
 
 #include <fcntl.h>
 #include <unistd.h>

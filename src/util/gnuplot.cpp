@@ -1,11 +1,11 @@
-#include "util/gnuplot.h"
+#include "src/util/gnuplot.h"
 
 #include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
 #include <system_error>
 
-#include "util/atomic_path.h"
+#include "src/util/atomic_path.h"
 
 namespace eie {
 

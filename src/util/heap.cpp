@@ -1,4 +1,4 @@
-#include "util/heap.h"
+#include "src/util/heap.h"
 
 #include <malloc.h>
 

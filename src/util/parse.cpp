@@ -1,4 +1,4 @@
-#include "util/parse.h"
+#include "src/util/parse.h"
 
 #include <charconv>
 #include <fstream>

@@ -1,4 +1,4 @@
-#include "util/peak_memory.h"
+#include "src/util/peak_memory.h"
 
 #include <malloc.h>
 

@@ -1,4 +1,4 @@
-#include "util/progress.h"
+#include "src/util/progress.h"
 
 #include <unistd.h>
 

@@ -1,5 +1,5 @@
 // Fuzz target: cvrplib reader (scripts/fuzz.sh builds and runs it).
-#include "cvrp/cvrplib.h"
-#include "fuzz_reader.h"
+#include "problems/cvrp/cvrplib.h"
+#include "tests/fuzz/fuzz_reader.h"
 
 EIE_FUZZ_READER(eie::cvrp::parse_cvrplib(text, "fuzz.vrp"))

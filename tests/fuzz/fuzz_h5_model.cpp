@@ -4,10 +4,11 @@
 // scripts/configure_sanitize.sh (EIE_FUZZ), run by scripts/fuzz.sh.
 #include <ATen/CPUGeneratorImpl.h>
 
-#include "memory_file.h"
-#include "one_line_errors.h"
-#include "policy_registry.h"
-#include "problem_registry.h"
+#include "src/agent/model_file.h"
+#include "src/agent/policy_registry.h"
+#include "src/problem/registry.h"
+#include "tests/fuzz/memory_file.h"
+#include "tests/fuzz/one_line_errors.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const auto path = eie::fuzz::memory_file(data, size);

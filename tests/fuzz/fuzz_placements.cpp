@@ -1,5 +1,5 @@
 // Fuzz target: placements reader (scripts/fuzz.sh builds and runs it).
-#include "bpp3d/bpp_file.h"
-#include "fuzz_reader.h"
+#include "problems/bpp3d/bpp_file.h"
+#include "tests/fuzz/fuzz_reader.h"
 
 EIE_FUZZ_READER(eie::bpp3d::parse_placements(text, "fuzz.placements"))

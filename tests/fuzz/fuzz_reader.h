@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <string>
 
-#include "one_line_errors.h"
+#include "tests/fuzz/one_line_errors.h"
 
 #define EIE_FUZZ_READER(read_text_expression)                                 \
   extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {   \

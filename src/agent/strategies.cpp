@@ -1,11 +1,11 @@
-#include "decode/strategies.h"
+#include "src/agent/strategies.h"
 
 #include <algorithm>
 #include <exception>
 #include <mutex>
 #include <stdexcept>
 
-#include "util/parse.h"
+#include "src/util/parse.h"
 
 namespace eie {
 

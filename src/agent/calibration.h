@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "decode/agent.h"
-#include "nn/entropy_probe.h"
+#include "src/agent/agent.h"
+#include "src/nn/entropy_probe.h"
 
 namespace eie {
 

@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "decode/instances.h"
+#include "src/problem/instances.h"
 
 namespace eie {
 

@@ -7,11 +7,11 @@
 #include <optional>
 #include <vector>
 
-#include "attention/scale_policy.h"
-#include "nn/entropy_probe.h"
-#include "decode/decode_loop.h"
-#include "decode/problem.h"
-#include "io/h5_file.h"
+#include "src/attention/scale_policy.h"
+#include "src/decode/decode_loop.h"
+#include "src/nn/entropy_probe.h"
+#include "src/problem/problem.h"
+#include "src/util/attributes.h"
 
 namespace eie {
 
@@ -57,7 +57,7 @@ class Agent {
   // An independent deep copy (the rollout baseline).
   [[nodiscard]] virtual std::unique_ptr<Agent> clone() const = 0;
   // Everything needed to rebuild the network (checkpoint attributes).
-  [[nodiscard]] virtual std::map<std::string, h5::Attribute> spec() const = 0;
+  [[nodiscard]] virtual Attributes spec() const = 0;
   virtual void set_attention(const AttentionConfig& config) = 0;
   // Tiled decoding (solve() only): at most this many nodes per part; 0 = none.
   [[nodiscard]] virtual int64_t tile_size() const { return 0; }

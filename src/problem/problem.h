@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "decode/environment.h"
-#include "decode/instances.h"
-#include "decode/tiling.h"
+#include "src/problem/environment.h"
+#include "src/problem/instances.h"
+#include "src/problem/tiling.h"
 
 namespace eie {
 
@@ -55,6 +55,13 @@ class Problem {
   // std::invalid_argument unless 1 <= K <= size().
   [[nodiscard]] virtual torch::Tensor start_actions(const Instances& instances,
                                                     int64_t K) const = 0;
+  // Relabelling, for equivariance checks: `instances` with the nodes it is sized by
+  // reordered so that node j of the result is node perm[j] ([size()] int64) of the
+  // original; and a solution of such permuted instances in the original's labels.
+  [[nodiscard]] virtual Instances permute(const Instances& instances,
+                                          const torch::Tensor& perm) const = 0;
+  [[nodiscard]] virtual torch::Tensor unpermute(const torch::Tensor& actions,
+                                                const torch::Tensor& perm) const = 0;
   // The instance under cost-preserving transformations, the identity first (for aug8).
   [[nodiscard]] virtual std::vector<Instances> symmetries(const Instances& instances) const = 0;
   // Classical construction heuristic `method`: actions [B, T] in the decode loop's form.

@@ -1,4 +1,4 @@
-#include "attention/calibration.h"
+#include "src/agent/calibration.h"
 
 #include <cmath>
 #include <cstdio>
@@ -7,8 +7,8 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "util/atomic_path.h"
-#include "util/parse.h"
+#include "src/util/atomic_path.h"
+#include "src/util/parse.h"
 
 namespace eie {
 

@@ -1,4 +1,4 @@
-#include "decode/instances.h"
+#include "src/problem/instances.h"
 
 #include <stdexcept>
 

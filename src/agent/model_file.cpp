@@ -1,53 +1,12 @@
-#include "policy_registry.h"
+#include "src/agent/model_file.h"
 
 #include <cmath>
 #include <stdexcept>
 
-#include "attend2pack/agent.h"
-#include "attention_model/agent.h"
-#include "io/checkpoint.h"
+#include "src/agent/policy_registry.h"
+#include "src/io/model_format.h"
 
 namespace eie {
-
-namespace {
-
-policy::AttentionModelOptions attention_options(const Problem& problem, const NetworkOptions& o) {
-  policy::AttentionModelOptions options;
-  options.encoder = o.encoder;
-  options.tanh_clip = o.tanh_clip;
-  if (problem.name() == "tsp") {
-    options.node_features = 2, options.depot = false, options.context_nodes = 2,
-    options.context_scalars = 0, options.placeholder = true;
-    return options;
-  }
-  if (problem.name() == "cvrp") {  // (x, y, demand / capacity); context [current node, 1 - used]
-    options.node_features = 3, options.depot = true, options.context_nodes = 1,
-    options.context_scalars = 1, options.placeholder = false;
-    return options;
-  }
-  throw std::invalid_argument("no attention model for problem '" + problem.name() + "'");
-}
-
-std::shared_ptr<const RoutingProblem> as_routing(std::shared_ptr<const Problem> problem) {
-  auto routing = std::dynamic_pointer_cast<const RoutingProblem>(problem);
-  if (!routing)
-    throw std::invalid_argument("problem '" + problem->name() + "' is not a routing problem");
-  return routing;
-}
-
-}  // namespace
-
-std::unique_ptr<Agent> make_agent(std::shared_ptr<const Problem> problem,
-                                  const NetworkOptions& options, int64_t train_n) {
-  if (auto packing = std::dynamic_pointer_cast<const bpp3d::Bpp3dProblem>(problem)) {
-    return std::make_unique<policy::Attend2PackAgent>(
-        std::move(packing), policy::Attend2PackOptions{options.encoder, options.tanh_clip},
-        train_n);
-  }
-  const auto model_options = attention_options(*problem, options);
-  return std::make_unique<policy::AttentionAgent>(as_routing(std::move(problem)), model_options,
-                                                  train_n);
-}
 
 namespace {
 // An integer attribute within [low, high]: a model's sizes are checked before
@@ -107,14 +66,28 @@ std::unique_ptr<Agent> load_agent(const std::filesystem::path& path,
                                 problem->name());
   }
   const auto policy = reader.string_attribute("policy");
-  if (policy != "attention_model" && policy != "attend2pack") {
-    throw std::invalid_argument(path.string() + ": unknown policy '" + policy + "'");
+  const PolicyDescriptor* family = nullptr;
+  try {
+    family = &policy_descriptor(policy);
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(path.string() + ": " + e.what());
   }
-  auto agent = make_agent(std::move(problem), network_options(reader),
-                          int_in(reader, "train_n", 1, 10000000));
+  if (!family->serves(*problem)) {
+    throw std::invalid_argument(path.string() + ": policy '" + policy + "' has no network for " +
+                                problem->name());
+  }
+  auto agent = family->make(std::move(problem), network_options(reader),
+                            int_in(reader, "train_n", 1, 10000000));
   read_module(reader, "model", agent->network());
   agent->network().eval();
   return agent;
+}
+
+void save_model(Agent& agent, const std::filesystem::path& path) {
+  h5::Writer writer(path);
+  write_spec(writer, agent.spec(), "model");
+  write_module(writer, "model", agent.network());
+  writer.commit();
 }
 
 }  // namespace eie

@@ -1,15 +1,14 @@
 #pragma once
 
-// Model files and training checkpoints: HDF5 with the network under "model/",
-// and root attributes that say how to rebuild it (problem, policy, sizes, N).
+// The layout of model files and training checkpoints: HDF5 with the network under
+// "model/", and root attributes that say how to rebuild it (problem, policy, sizes, N).
 
 #include <torch/torch.h>
 
 #include <map>
 #include <string>
 
-#include "decode/agent.h"
-#include "io/h5_file.h"
+#include "src/io/h5_file.h"
 
 namespace eie {
 
@@ -21,12 +20,8 @@ void write_module(h5::Writer& writer, const std::string& group, const torch::nn:
 void read_module(const h5::Reader& reader, const std::string& group, torch::nn::Module& module);
 
 // Root attributes plus format_version and kind ("model" or "checkpoint").
-void write_spec(h5::Writer& writer, const std::map<std::string, h5::Attribute>& spec,
-                const std::string& kind);
+void write_spec(h5::Writer& writer, const Attributes& spec, const std::string& kind);
 // Throws unless the file is an eie model or checkpoint of this format version.
 void check_format(const h5::Reader& reader);
-
-// Writes the agent's network and spec atomically (a model file).
-void save_model(Agent& agent, const std::filesystem::path& path);
 
 }  // namespace eie

@@ -9,7 +9,7 @@
 #include <functional>
 #include <string>
 
-#include "decode/agent.h"
+#include "src/agent/agent.h"
 
 namespace eie {
 

@@ -1,7 +1,7 @@
 #pragma once
 
-// Instance files of every problem behind one interface, chosen by extension:
-// .tsp (TSPLIB), .vrp (CVRPLIB), .bpp (3D packing, bpp3d/bpp_file.h). Costs are reported in the
+// An instance file of any problem behind one interface; each problem registers
+// the extensions it reads (src/problem/registry.h). Costs are reported in the
 // file's own distance convention.
 
 #include <torch/torch.h>
@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "decode/problem.h"
+#include "src/problem/problem.h"
 
 namespace eie {
 
@@ -33,8 +33,5 @@ class InstanceFile {
   virtual void write_solution(const std::filesystem::path& path,
                               const torch::Tensor& actions) const = 0;
 };
-
-// Throws std::invalid_argument for unknown extensions and malformed files.
-[[nodiscard]] std::unique_ptr<InstanceFile> read_instance_file(const std::filesystem::path& path);
 
 }  // namespace eie

@@ -1,4 +1,4 @@
-#include "io/checkpoint.h"
+#include "src/io/model_format.h"
 
 #include <stdexcept>
 
@@ -38,8 +38,7 @@ void read_module(const h5::Reader& reader, const std::string& group, torch::nn::
   }
 }
 
-void write_spec(h5::Writer& writer, const std::map<std::string, h5::Attribute>& spec,
-                const std::string& kind) {
+void write_spec(h5::Writer& writer, const Attributes& spec, const std::string& kind) {
   for (const auto& [name, value] : spec) writer.attribute(name, value);
   writer.attribute("format_version", kFormatVersion);
   writer.attribute("kind", kind);
@@ -57,13 +56,6 @@ void check_format(const h5::Reader& reader) {
     throw std::invalid_argument(path + ": format version " + std::to_string(version) +
                                 ", this eie reads version " + std::to_string(kFormatVersion));
   }
-}
-
-void save_model(Agent& agent, const std::filesystem::path& path) {
-  h5::Writer writer(path);
-  write_spec(writer, agent.spec(), "model");
-  write_module(writer, "model", agent.network());
-  writer.commit();
 }
 
 }  // namespace eie

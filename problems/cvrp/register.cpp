@@ -1,0 +1,44 @@
+// The CVRP in the problem registry (src/problem/registry.h).
+#include "problems/cvrp/cvrplib.h"
+#include "problems/cvrp/cvrplib_file.h"
+#include "problems/cvrp/problem.h"
+#include "src/problem/registry.h"
+
+namespace eie::cvrp {
+namespace {
+
+std::string protocol_of(const ProblemOptions& options) {
+  const auto protocol = option(options, "protocol");
+  return protocol.empty() ? "kool" : protocol;
+}
+
+ProblemDescriptor descriptor() {
+  ProblemDescriptor d;
+  d.name = "cvrp";
+  d.counts = "customers (the depot aside)";
+  d.options = {{"protocol", "demands: kool (U{1..9}, default) or eie (U(0,1))",
+                /*recorded=*/true, /*fallback=*/"kool", /*sweep_key=*/"", /*sweep_label=*/"",
+                /*values=*/{"kool", "eie"}},
+               {"capacity", "a number, or kool (20/30/40/50 by n); default 50 (kool), 10 (eie)",
+                /*recorded=*/false, /*fallback=*/"", /*sweep_key=*/"capacities", /*sweep_label=*/"C=",
+                /*values=*/{}}};
+  d.make = [](const ProblemOptions& options) {
+    return std::make_shared<CvrpProblem>(
+        Generation{parse_protocol(protocol_of(options)), option(options, "capacity")});
+  };
+  // The EIE paper's learning rates: 1e-4, and 5e-5 for its capacities 15 and 20.
+  d.default_lr = [](const ProblemOptions& options) {
+    const auto capacity = option(options, "capacity");
+    return protocol_of(options) == "eie" && (capacity == "15" || capacity == "20") ? 5e-5 : 1e-4;
+  };
+  d.node_positions = true;
+  d.formats = {{".vrp", [](const std::filesystem::path& path) -> std::unique_ptr<InstanceFile> {
+                  return std::make_unique<CvrplibFile>(read_cvrplib(path));
+                }}};
+  return d;
+}
+
+[[maybe_unused]] const bool registered = register_problem(descriptor());
+
+}  // namespace
+}  // namespace eie::cvrp

@@ -1,0 +1,32 @@
+// The TSP in the problem registry (src/problem/registry.h).
+#include "problems/tsp/problem.h"
+#include "problems/tsp/tsplib.h"
+#include "problems/tsp/tsplib_file.h"
+#include "src/problem/registry.h"
+
+namespace eie::tsp {
+namespace {
+
+ProblemDescriptor descriptor() {
+  ProblemDescriptor d;
+  d.name = "tsp";
+  d.counts = "cities";
+  d.options = {{"domain", "coordinates: unit ([0,1]^2, default) or symmetric ([-1,1]^2)",
+                /*recorded=*/true, /*fallback=*/"unit", /*sweep_key=*/"", /*sweep_label=*/"",
+                /*values=*/{"unit", "symmetric"}}};
+  d.make = [](const ProblemOptions& options) {
+    const auto domain = option(options, "domain");
+    return std::make_shared<TspProblem>(parse_domain(domain.empty() ? "unit" : domain));
+  };
+  d.node_positions = true;
+  d.is_default = true;
+  d.formats = {{".tsp", [](const std::filesystem::path& path) -> std::unique_ptr<InstanceFile> {
+                  return std::make_unique<TsplibFile>(read_tsplib(path));
+                }}};
+  return d;
+}
+
+[[maybe_unused]] const bool registered = register_problem(descriptor());
+
+}  // namespace
+}  // namespace eie::tsp

@@ -1,0 +1,16 @@
+#pragma once
+
+// The subcommands of `eie`, one per file (cmd_*.cpp): argv[0] is the command's name.
+// Each throws std::exception subclasses with one-line messages; main() prints them.
+
+namespace eie::cli {
+
+int run_train(int argc, char** argv);
+int run_solve(int argc, char** argv);
+int run_gen(int argc, char** argv);
+int run_import(int argc, char** argv);
+int run_fit_scale(int argc, char** argv);
+int run_bench(int argc, char** argv);
+int run_entropy(int argc, char** argv);
+
+}  // namespace eie::cli
