@@ -122,11 +122,7 @@ TEST(Decoding, ScoringAllStepsAtOnceMatchesTheDecodeLoopAndItsGradients) {
     agent->network().train();  // batch statistics, as in training
     // 17 x 20 packing steps: more height maps than one part of the placement CNN.
     const auto instances = problem->generate(17, 20, gen);
-    torch::Tensor actions;
-    {
-      torch::NoGradGuard no_grad;
-      actions = agent->rollout(instances, Selection::sample, gen).actions;
-    }
+    const auto actions = agent->rollout(instances, Selection::sample, gen).actions;
     const auto gradients = [&](const torch::Tensor& loss) {
       agent->network().zero_grad();
       loss.backward();
@@ -137,8 +133,8 @@ TEST(Decoding, ScoringAllStepsAtOnceMatchesTheDecodeLoopAndItsGradients) {
       return g;
     };
     const auto step_by_step = step_by_step_log_probs(*agent, *problem, instances, actions);
-    // The agent, with gradients on, scores all steps at once.
-    const auto at_once = agent->replay(instances, actions).step_log_probs;
+    // The agent in training mode scores all steps at once.
+    const auto at_once = agent->replay(instances, actions, Mode::training).step_log_probs;
     ASSERT_EQ(at_once.sizes(), step_by_step.sizes());
     EXPECT_TRUE(torch::allclose(at_once.detach(), step_by_step.detach(), 1e-5, 1e-5));
     const auto expected = gradients(step_by_step.sum());

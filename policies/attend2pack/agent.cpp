@@ -20,7 +20,10 @@ torch::Tensor Attend2PackAgent::embed(const Instances& instances) {
 
 Trajectory Attend2PackAgent::run(const Instances& instances, Selection selection,
                                  std::optional<torch::Generator> generator,
-                                 const torch::Tensor& replayed, const torch::Tensor& starts) {
+                                 const torch::Tensor& replayed, const torch::Tensor& starts,
+                                 Mode mode) {
+  std::optional<torch::NoGradGuard> no_grad;
+  if (mode == Mode::inference) no_grad.emplace();
   // Multi-start packings encode every start's copy: the boxes' embeddings follow the
   // packing state, so there is no encoding to share.
   const auto started = with_starts(instances, starts);
@@ -28,7 +31,7 @@ Trajectory Attend2PackAgent::run(const Instances& instances, Selection selection
   const auto env = problem_->environment(started.instances);
   const auto settings = plan(env->size());
   const auto embeddings = model_->encode(*env, settings.encoder);
-  if (!torch::GradMode::is_enabled()) {
+  if (mode == Mode::inference) {
     return decode(*env, *model_->start(*env, embeddings, settings.glimpse), selection, generator,
                   forced);
   }

@@ -20,12 +20,15 @@ torch::Tensor AttentionAgent::embed(const Instances& instances) {
 
 Trajectory AttentionAgent::run(const Instances& instances, Selection selection,
                                std::optional<torch::Generator> generator,
-                               const torch::Tensor& replayed, const torch::Tensor& starts) {
+                               const torch::Tensor& replayed, const torch::Tensor& starts,
+                               Mode mode) {
+  std::optional<torch::NoGradGuard> no_grad;
+  if (mode == Mode::inference) no_grad.emplace();
   const int64_t window = attention_.window;
   const auto started = with_starts(instances, starts);
   const auto& forced = starts.defined() ? started.forced : replayed;
   const int64_t K = started.starts;
-  if (window == 0 && torch::GradMode::is_enabled()) {
+  if (window == 0 && mode == Mode::training) {
     // Training: encode once with gradients, decode without them, score with them.
     const auto settings = plan(problem_->size(instances));
     const auto embeddings = model_->encode(*problem_->environment(instances), settings.encoder);

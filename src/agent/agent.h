@@ -35,23 +35,30 @@ struct AttentionConfig {
   std::shared_ptr<const LayerScaleTable> calibrated{};  // when set, per-layer scales by size
 };
 
+// What a decoding is for. Inference records no gradients. Training makes the
+// log-likelihoods differentiable (and may take a faster path to them: decode without
+// gradients, then score every step at once with them).
+enum class Mode { inference, training };
+
 // A policy network paired with its problem: what the trainer, solve and bench use.
 class Agent {
  public:
   virtual ~Agent() = default;
   [[nodiscard]] virtual const Problem& problem() const = 0;
-  // Runs the shared decode loop on a batch (gradients flow unless disabled by the caller).
+  // Runs the shared decode loop on a batch, in `mode`.
   // With `starts` [B, K] (Problem::start_actions), each instance is decoded K times,
   // once from each forced first action (multi-start), into K * B rows, the K rows of
   // an instance together; the encoder runs once per instance.
   [[nodiscard]] Trajectory rollout(const Instances& instances, Selection selection,
                                    std::optional<torch::Generator> generator,
-                                   const torch::Tensor& starts = {}) {
-    return run(instances, selection, std::move(generator), {}, starts);
+                                   const torch::Tensor& starts = {},
+                                   Mode mode = Mode::inference) {
+    return run(instances, selection, std::move(generator), {}, starts, mode);
   }
   // The policy's log-likelihood of known solutions `actions` [B, T] (teacher forcing).
-  [[nodiscard]] Trajectory replay(const Instances& instances, const torch::Tensor& actions) {
-    return run(instances, Selection::replay, std::nullopt, actions, {});
+  [[nodiscard]] Trajectory replay(const Instances& instances, const torch::Tensor& actions,
+                                  Mode mode = Mode::inference) {
+    return run(instances, Selection::replay, std::nullopt, actions, {}, mode);
   }
   [[nodiscard]] virtual torch::nn::Module& network() = 0;
   // An independent deep copy (the rollout baseline).
@@ -66,11 +73,11 @@ class Agent {
 
  protected:
   // The decode loop on a fresh environment; `replayed` as decode()'s forced actions,
-  // `starts` as in rollout().
+  // `starts` as in rollout(). No gradients are recorded in Mode::inference.
   [[nodiscard]] virtual Trajectory run(const Instances& instances, Selection selection,
                                        std::optional<torch::Generator> generator,
-                                       const torch::Tensor& replayed,
-                                       const torch::Tensor& starts) = 0;
+                                       const torch::Tensor& replayed, const torch::Tensor& starts,
+                                       Mode mode) = 0;
 };
 
 }  // namespace eie

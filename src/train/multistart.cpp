@@ -41,7 +41,8 @@ MultiStartLoss multistart_loss(Agent& agent, const Instances& batch, int64_t cop
     }
     all = concatenated(variants);
   }
-  const auto t = agent.rollout(all, Selection::sample, generator, problem.start_actions(all, starts));
+  const auto t = agent.rollout(all, Selection::sample, generator,
+                               problem.start_actions(all, starts), Mode::training);
   const auto advantage = shared_baseline_advantages(t.cost, copies, starts).detach();
   return {(advantage * t.log_likelihood).mean(), t.cost.mean().item<double>(), t.actions};
 }

@@ -146,7 +146,7 @@ StepLoss reinforce_loss(Agent& agent, RolloutBaseline& baseline, const Instances
                         torch::Generator& generator) {
   torch::Tensor reference;
   if (!warmup) reference = baseline.costs(batch);
-  const auto t = agent.rollout(batch, Selection::sample, generator);
+  const auto t = agent.rollout(batch, Selection::sample, generator, {}, Mode::training);
   const double mean_cost = t.cost.mean().item<double>();
   if (warmup) {
     progress.ema =
@@ -158,7 +158,7 @@ StepLoss reinforce_loss(Agent& agent, RolloutBaseline& baseline, const Instances
 }
 
 StepLoss imitation_loss(Agent& agent, const std::string& teacher, const Instances& batch) {
-  const auto t = agent.replay(batch, agent.problem().heuristic(teacher, batch));
+  const auto t = agent.replay(batch, agent.problem().heuristic(teacher, batch), Mode::training);
   return {-t.step_log_probs.mean(), t.cost.mean().item<double>()};
 }
 
