@@ -13,10 +13,14 @@
 #   and run in fork mode, so that every finding is collected
 #   (build-fuzz/findings/<target>-*) rather than the first alone.
 # Prints executions, corpus size and findings per target.
-# usage: scripts/fuzz.sh [SECONDS]   (from anywhere; default 60)
+# usage: scripts/fuzz.sh [SECONDS [TARGET...]]   (from anywhere; default 60 seconds, every
+#        target: tsplib tour cvrplib sol bpp placements bench_toml h5_dataset h5_model)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
+[ $# -gt 0 ] && shift
+chosen=" ${*:-tsplib tour cvrplib sol bpp placements bench_toml h5_dataset h5_model} "
+wanted() { [[ "$chosen" == *" $1 "* ]]; }
 command -v clang++ >/dev/null || { echo "fuzz.sh: clang++ missing (apt-get install clang libclang-rt-14-dev)" >&2; exit 1; }
 out=build-fuzz
 mkdir -p "$out/obj" "$out/findings"
@@ -54,6 +58,7 @@ seeds() {  # target -> files its corpus starts from
 printf '| target | executions | corpus (inputs) | result |\n|---|---|---|---|\n'
 status=0
 for target in tsplib tour cvrplib sol bpp placements; do
+  wanted "$target" || continue
   clang++ "${flags[@]}" -fsanitize=fuzzer "tests/fuzz/fuzz_$target.cpp" "$out/libreaders.a" \
     -o "$out/fuzz_$target"
   corpus="$out/corpus/$target"
@@ -80,11 +85,12 @@ seed_dir="$out/h5-seeds"
 mkdir -p "$seed_dir"
 for problem in tsp cvrp bpp3d; do
   [ -f "$seed_dir/$problem-data.h5" ] ||
-    "$eie" gen --problem "$problem" --n 6 --count 2 --seed 1 --out "$seed_dir/$problem-data.h5" >/dev/null
+    "$eie" gen --problem "$problem" --n 6 --count 2 --seed 1 --out "$seed_dir/$problem-data.h5" \
+      >/dev/null 2>&1
   [ -f "$seed_dir/$problem-model.h5" ] || {
     "$eie" train --problem "$problem" --n 6 --epochs 1 --steps 1 --batch 2 --val-size 2 \
       --baseline-eval-size 2 --embed-dim 8 --heads 2 --layers 1 --ff-hidden 8 --threads 1 \
-      --out "$seed_dir/$problem-run" >/dev/null
+      --out "$seed_dir/$problem-run" >/dev/null 2>&1
     cp "$seed_dir/$problem-run/model.h5" "$seed_dir/$problem-model.h5"
   }
 done
@@ -93,6 +99,7 @@ done
 export ASAN_OPTIONS=allocator_may_return_null=1:detect_leaks=1
 export LSAN_OPTIONS="suppressions=$PWD/scripts/sanitize.supp:print_suppressions=0"
 for target in bench_toml h5_dataset h5_model; do
+  wanted "$target" || continue
   corpus="$out/corpus/$target"
   mkdir -p "$corpus"
   case $target in
@@ -105,7 +112,8 @@ for target in bench_toml h5_dataset h5_model; do
   "build-sanitize/tests/fuzz/fuzz_$target" "$corpus" -fork=1 -ignore_crashes=1 -ignore_timeouts=1 \
     -ignore_ooms=1 -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 -max_len=65536 \
     -artifact_prefix="$out/findings/$target-" -print_final_stats=1 >"$log" 2>&1 || true
-  runs=$(grep -oE 'exec/s: [0-9]+|execs: [0-9]+' "$log" | tail -1 | grep -oE '[0-9]+$')
+  # Fork mode reports "#EXECUTIONS: cov: ..." lines; the last one is the total.
+  runs=$( (grep -oE '^#[0-9]+' "$log" || true) | tail -1 | tr -d '#')
   findings=$(ls "$out/findings/" | grep -c "^$target-" || true)
   result=clean
   if [ "$findings" -gt 0 ]; then
