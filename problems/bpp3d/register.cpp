@@ -18,9 +18,8 @@ ProblemDescriptor descriptor() {
                 /*recorded=*/false, /*fallback=*/"", /*sweep_key=*/"bases", /*sweep_label=*/"",
                 /*values=*/{}}};
   d.make = [](const ProblemOptions& options) {
-    const auto protocol = option(options, "protocol");
     return std::make_shared<Bpp3dProblem>(
-        parse_generation(protocol.empty() ? "eie" : protocol, option(options, "base")));
+        parse_generation(option(options, "protocol"), option(options, "base")));
   };
   d.formats = {{".bpp", [](const std::filesystem::path& path) -> std::unique_ptr<InstanceFile> {
                   return std::make_unique<BppInstanceFile>(read_bpp(path), path.stem().string());

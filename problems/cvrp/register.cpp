@@ -7,11 +7,6 @@
 namespace eie::cvrp {
 namespace {
 
-std::string protocol_of(const ProblemOptions& options) {
-  const auto protocol = option(options, "protocol");
-  return protocol.empty() ? "kool" : protocol;
-}
-
 ProblemDescriptor descriptor() {
   ProblemDescriptor d;
   d.name = "cvrp";
@@ -24,12 +19,13 @@ ProblemDescriptor descriptor() {
                 /*values=*/{}}};
   d.make = [](const ProblemOptions& options) {
     return std::make_shared<CvrpProblem>(
-        Generation{parse_protocol(protocol_of(options)), option(options, "capacity")});
+        Generation{parse_protocol(option(options, "protocol")), option(options, "capacity")});
   };
   // The EIE paper's learning rates: 1e-4, and 5e-5 for its capacities 15 and 20.
   d.default_lr = [](const ProblemOptions& options) {
     const auto capacity = option(options, "capacity");
-    return protocol_of(options) == "eie" && (capacity == "15" || capacity == "20") ? 5e-5 : 1e-4;
+    return option(options, "protocol") == "eie" && (capacity == "15" || capacity == "20") ? 5e-5
+                                                                                           : 1e-4;
   };
   d.node_positions = true;
   d.formats = {{".vrp", [](const std::filesystem::path& path) -> std::unique_ptr<InstanceFile> {

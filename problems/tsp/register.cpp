@@ -15,8 +15,7 @@ ProblemDescriptor descriptor() {
                 /*recorded=*/true, /*fallback=*/"unit", /*sweep_key=*/"", /*sweep_label=*/"",
                 /*values=*/{"unit", "symmetric"}}};
   d.make = [](const ProblemOptions& options) {
-    const auto domain = option(options, "domain");
-    return std::make_shared<TspProblem>(parse_domain(domain.empty() ? "unit" : domain));
+    return std::make_shared<TspProblem>(parse_domain(option(options, "domain")));
   };
   d.node_positions = true;
   d.is_default = true;

@@ -78,7 +78,6 @@ void read_problem_options(const std::filesystem::path& path, const toml::table& 
                                   "' must be a non-empty array");
     }
     c.sweep = o.name;
-    c.sweep_label = o.sweep_label;
     for (const auto& item : *array) {
       const auto value = text_of(item);
       if (!value) {

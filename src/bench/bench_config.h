@@ -39,7 +39,6 @@ struct BenchConfig {
   ProblemOptions options;                   // the problem's options, as given
   std::string sweep;                        // an option with a block of rows per value ("": none)
   std::vector<std::string> sweep_values;    // its values, one block each
-  std::string sweep_label;                  // row-name prefix of a value ("C=")
   std::vector<int64_t> sizes;               // columns
   int64_t instances = 128;                  // per size and repetition
   std::vector<int64_t> seeds{1};            // instance seeds

@@ -76,10 +76,11 @@ std::pair<double, double> summary(const BenchCell& cell) {
 
 // The problem's options as the table header gives them: " (domain unit)".
 std::string options_text(const BenchConfig& c) {
+  const auto& problem = problem_descriptor(c.problem);
+  const auto completed = with_defaults(problem, c.options);
   std::string text;
-  for (const auto& o : problem_descriptor(c.problem).options) {
-    auto value = option(c.options, o.name);
-    if (value.empty()) value = o.fallback;
+  for (const auto& o : problem.options) {
+    const auto value = option(completed, o.name);
     if (!value.empty()) text += (text.empty() ? "" : ", ") + o.name + " " + value;
   }
   return text.empty() ? "" : " (" + text + ")";
@@ -102,11 +103,15 @@ BenchResult run_bench(const BenchConfig& c, uint64_t seed_offset,
   std::vector<std::shared_ptr<const Problem>> problems;
   std::vector<std::string> blocks;  // row-name prefixes, empty for a single block
   const size_t block_count = std::max<size_t>(1, c.sweep_values.size());
+  std::string sweep_label;  // what precedes a value in its block's row names ("C=")
+  for (const auto& o : problem_descriptor(c.problem).options) {
+    if (o.name == c.sweep) sweep_label = o.sweep_label;
+  }
   for (size_t k = 0; k < block_count; ++k) {
     auto options = c.options;
     if (!c.sweep.empty()) options[c.sweep] = c.sweep_values[k];
     problems.push_back(make_problem(c.problem, options));
-    blocks.push_back(block_count > 1 ? c.sweep_label + c.sweep_values[k] + " " : "");
+    blocks.push_back(block_count > 1 ? sweep_label + c.sweep_values[k] + " " : "");
   }
   const auto& problem = problems.front();  // instances carry their capacity: any block decodes them
   const auto scope = parse_scale_scope(c.scale_at);

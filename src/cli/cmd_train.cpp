@@ -74,8 +74,9 @@ int run_train(int argc, char** argv) {
   t.steps = at_least(args, "steps", 1);
   t.batch = at_least(args, "batch", 2);
   const auto chosen = problem_options(args);
+  const auto& described = problem_descriptor(problem_name(args));
   t.lr = args.count("lr") ? positive(args, "lr")
-                          : problem_descriptor(problem_name(args)).default_lr(chosen);
+                          : described.default_lr(with_defaults(described, chosen));
   t.lr_decay = positive(args, "lr-decay");
   t.paper_lr_rule = args.count("paper-lr") > 0;
   if (args.count("time-budget")) t.time_budget = positive(args, "time-budget");

@@ -1,5 +1,7 @@
 #include "src/io/dataset.h"
 
+#include <stdexcept>
+
 #include "src/io/h5_file.h"
 
 namespace eie {
@@ -8,13 +10,15 @@ Dataset read_dataset(const std::filesystem::path& path) {
   const h5::Reader reader(path);
   Dataset dataset;
   dataset.problem = reader.string_attribute("problem");
-  // The options its problem records; an unknown problem is reported when it is made.
-  for (const auto* descriptor : problem_descriptors()) {
-    if (descriptor->name != dataset.problem) continue;
-    for (const auto& o : descriptor->options) {
-      if (o.recorded && reader.has_attribute(o.name)) {
-        dataset.options[o.name] = reader.string_attribute(o.name);
-      }
+  const ProblemDescriptor* problem = nullptr;
+  try {
+    problem = &problem_descriptor(dataset.problem);
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(path.string() + ": " + e.what());
+  }
+  for (const auto& o : problem->options) {  // the options its problem records
+    if (o.recorded && reader.has_attribute(o.name)) {
+      dataset.options[o.name] = reader.string_attribute(o.name);
     }
   }
   std::map<std::string, torch::Tensor> fields;
@@ -39,11 +43,11 @@ void write_dataset(const std::filesystem::path& path, const Dataset& dataset) {
 }
 
 ProblemOptions recorded_options(const std::string& problem, const ProblemOptions& options) {
+  const auto& descriptor = problem_descriptor(problem);
+  const auto completed = with_defaults(descriptor, options);
   ProblemOptions recorded;
-  for (const auto& o : problem_descriptor(problem).options) {
-    if (!o.recorded) continue;
-    const auto value = option(options, o.name);
-    recorded[o.name] = value.empty() ? o.fallback : value;
+  for (const auto& o : descriptor.options) {
+    if (o.recorded) recorded[o.name] = option(completed, o.name);
   }
   return recorded;
 }

@@ -64,6 +64,14 @@ const ProblemDescriptor& problem_descriptor(const std::string& name) {
   return it->second;
 }
 
+ProblemOptions with_defaults(const ProblemDescriptor& problem, const ProblemOptions& options) {
+  auto completed = options;
+  for (const auto& o : problem.options) {
+    if (option(options, o.name).empty() && !o.fallback.empty()) completed[o.name] = o.fallback;
+  }
+  return completed;
+}
+
 std::shared_ptr<const Problem> make_problem(const std::string& name,
                                             const ProblemOptions& options) {
   const auto& descriptor = problem_descriptor(name);
@@ -74,7 +82,7 @@ std::shared_ptr<const Problem> make_problem(const std::string& name,
       throw std::invalid_argument("--" + key + " means nothing for problem '" + name + "'");
     }
   }
-  return descriptor.make(options);
+  return descriptor.make(with_defaults(descriptor, options));
 }
 
 std::unique_ptr<InstanceFile> read_instance_file(const std::filesystem::path& path) {

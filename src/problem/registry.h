@@ -45,9 +45,10 @@ struct ProblemDescriptor {
   std::string name;                    // "tsp": --problem, dataset and model attributes
   std::string counts;                  // what the size n counts ("cities")
   std::vector<ProblemOption> options;  // generator settings
-  // The problem under `options`; std::invalid_argument for values it does not know.
+  // The problem under `options` (every fallback filled in: with_defaults);
+  // std::invalid_argument for values it does not know.
   std::function<std::shared_ptr<const Problem>(const ProblemOptions&)> make;
-  // Adam's default learning rate for training under `options` (its protocol).
+  // Adam's default learning rate for training under `options` (as for `make`).
   std::function<double(const ProblemOptions&)> default_lr = [](const ProblemOptions&) {
     return 1e-4;
   };
@@ -66,6 +67,10 @@ bool register_problem(ProblemDescriptor descriptor);
 [[nodiscard]] std::string default_problem();
 // Throws std::invalid_argument naming the known problems.
 [[nodiscard]] const ProblemDescriptor& problem_descriptor(const std::string& name);
+
+// `options` with the fallback of each of the problem's options it leaves empty.
+[[nodiscard]] ProblemOptions with_defaults(const ProblemDescriptor& problem,
+                                           const ProblemOptions& options);
 
 // The problem `name` under `options`; an option the problem does not have is an
 // error (std::invalid_argument), as are unknown names.
