@@ -6,6 +6,50 @@
 
 namespace eie::policy {
 
+namespace {
+
+// The calibrated values of `table` at size n, with as many encoder layers as `layers`.
+const LayerValues& calibrated_at(const LayerTable& table, int64_t n, size_t layers,
+                                 const std::string& what) {
+  const auto found = table.find(n);
+  if (found == table.end()) {
+    throw std::invalid_argument(what + ": no table for n = " + std::to_string(n));
+  }
+  if (found->second.encoder.size() != layers) {
+    throw std::invalid_argument(what + ": the table has " +
+                                std::to_string(found->second.encoder.size()) +
+                                " encoder layers, the model " + std::to_string(layers));
+  }
+  return found->second;
+}
+
+// Every layer's distance bias at size n under config.bias; `trained`: whether the
+// network has trained betas (the entropy policy's values are then their factors).
+void set_biases(AttentionPlan& plan, const AttentionConfig& config, bool trained, int64_t train_n,
+                int64_t n) {
+  const auto& spec = config.bias;
+  if (spec.as_trained()) return;  // every setting's default
+  if (spec.calibrated()) {
+    if (!config.calibrated_bias) throw std::logic_error("--bias entropy without its table");
+    const auto& betas =
+        calibrated_at(*config.calibrated_bias, n, plan.encoder.size(), "entropy biases");
+    for (size_t l = 0; l < plan.encoder.size(); ++l) plan.encoder[l].bias = {betas.encoder[l], trained};
+    plan.glimpse.bias = {betas.glimpse, trained};
+    plan.pointer_bias = {betas.pointer, trained};
+    return;
+  }
+  DistanceBias bias{0, false};
+  if (spec.name != "none") {
+    const double growth = bias_growth(spec.name, n, train_n);
+    bias = spec.beta ? DistanceBias{*spec.beta * growth, false} : DistanceBias{growth, true};
+  }
+  for (auto& layer : plan.encoder) layer.bias = bias;
+  plan.glimpse.bias = bias;
+  plan.pointer_bias = bias;
+}
+
+}  // namespace
+
 AttentionPlan encoder_plan(const AttentionConfig& config, const nn::EncoderOptions& encoder,
                            int64_t train_n, int64_t n) {
   const int64_t head_dim = encoder.embed_dim / encoder.heads;
@@ -29,19 +73,12 @@ AttentionPlan encoder_plan(const AttentionConfig& config, const nn::EncoderOptio
     plan = AttentionPlan{std::vector<AttentionSetting>(encoder.layers, trained), trained};
   }
   if (config.calibrated) {
-    const auto found = config.calibrated->find(n);
-    if (found == config.calibrated->end()) {
-      throw std::invalid_argument("calibrated scales: no table for n = " + std::to_string(n));
-    }
-    if (found->second.encoder.size() != plan.encoder.size()) {
-      throw std::invalid_argument(
-          "calibrated scales: the table has " + std::to_string(found->second.encoder.size()) +
-          " encoder layers, the model " + std::to_string(plan.encoder.size()));
-    }
-    for (size_t l = 0; l < plan.encoder.size(); ++l)
-      plan.encoder[l].scale = found->second.encoder[l];
-    plan.glimpse.scale = found->second.glimpse;
+    const auto& scales =
+        calibrated_at(*config.calibrated, n, plan.encoder.size(), "calibrated scales");
+    for (size_t l = 0; l < plan.encoder.size(); ++l) plan.encoder[l].scale = scales.encoder[l];
+    plan.glimpse.scale = scales.glimpse;
   }
+  set_biases(plan, config, encoder.trained_bias.enabled, train_n, n);
   for (auto& layer : plan.encoder) layer.window = encoder_window;
   plan.glimpse.window = glimpse_window;
   plan.pointer_window = window_if(parts.pointer);
@@ -50,13 +87,14 @@ AttentionPlan encoder_plan(const AttentionConfig& config, const nn::EncoderOptio
     for (size_t l = 0; l < plan.encoder.size(); ++l)
       plan.encoder[l].probe = &config.probes->encoder[l];
     plan.glimpse.probe = &config.probes->glimpse;
+    plan.pointer_probe = &config.probes->pointer;
   }
   return plan;
 }
 
 Attributes encoder_spec(const std::string& problem, const std::string& policy,
                         const nn::EncoderOptions& encoder, double tanh_clip, int64_t train_n) {
-  return {{"problem", problem},
+  Attributes spec{{"problem", problem},
           {"policy", policy},
           {"embed_dim", encoder.embed_dim},
           {"heads", encoder.heads},
@@ -67,6 +105,10 @@ Attributes encoder_spec(const std::string& problem, const std::string& policy,
           {"train_n", train_n},
           {"trained_scale", std::string("sqrt")},
           {"cosine_scale", encoder.cosine_scale}};
+  if (encoder.trained_bias.enabled) {
+    spec["distance_bias"] = std::string(encoder.trained_bias.learn ? "learned" : "fixed");
+  }
+  return spec;
 }
 
 Trajectory decode_then_score(

@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "src/nn/entropy_probe.h"
 #include "src/nn/glimpse.h"
 #include "src/nn/neighbours.h"
 
@@ -28,15 +29,17 @@ torch::nn::Linear linear(int64_t in, int64_t out, bool bias) {
 class AttentionDecoder final : public StepPolicy {
  public:
   AttentionDecoder(AttentionModelImpl& model, const RoutingEnvironment& env,
-                   const torch::Tensor& embeddings, AttentionSetting glimpse,
-                   int64_t pointer_window, int64_t group = 1)
-      : model_(model), env_(env), glimpse_(glimpse), pointer_window_(pointer_window),
-        group_(group) {
-    window_ = std::max(glimpse.window, pointer_window);
-    if (group > 1 && (window_ > 0 || glimpse.probe)) {
+                   const torch::Tensor& embeddings, const AttentionPlan& plan, int64_t group = 1)
+      : model_(model), env_(env), glimpse_(plan.glimpse), pointer_window_(plan.pointer_window),
+        pointer_probe_(plan.pointer_probe), group_(group) {
+    window_ = std::max(glimpse_.window, pointer_window_);
+    if (group > 1 && (window_ > 0 || glimpse_.probe || pointer_probe_)) {
       throw std::logic_error("multi-start decoder: windows and probes need one row per instance");
     }
-    if (window_ > 0) positions_ = env.node_features().slice(2, 0, 2);
+    const int64_t M = model.options().encoder.heads;
+    glimpse_beta_ = nn::head_betas(glimpse_.bias, model.glimpse_bias, M, embeddings.options());
+    pointer_beta_ = nn::head_betas(plan.pointer_bias, model.pointer_bias, 1, embeddings.options());
+    if (window_ > 0 || biased()) positions_ = env.node_features().slice(2, 0, 2);
     const auto& o = model.options();
     const int64_t E = o.encoder.embed_dim;
     heads_ = o.encoder.heads;
@@ -62,12 +65,18 @@ class AttentionDecoder final : public StepPolicy {
                   step_context(ctx.nodes.unsqueeze(1), ctx.scalars.unsqueeze(1)).squeeze(1);
     const auto infeasible = feasible.logical_not();
     const auto outside = window_ > 0 ? window(feasible, ctx).logical_not() : infeasible;
+    // Distances from the current node (none before the first choice).
+    const auto distance = biased() && !ctx.placeholder
+                              ? nn::distances_from(positions_, current_node(ctx.nodes))
+                              : torch::Tensor();
     // Glimpse: every head attends over the feasible nodes (in the window, if any).
-    const auto refined = model_.project_out(nn::glimpse(glimpse_memory_, query,
-                                                        glimpse_.window > 0 ? outside : infeasible,
-                                                        glimpse_.scale, glimpse_.probe));
-    return pointer_log_probs(nn::pointer_scores(logit_keys_, refined),
-                             pointer_window_ > 0 ? outside : infeasible);
+    const auto refined = model_.project_out(
+        nn::glimpse(glimpse_memory_, query, glimpse_.window > 0 ? outside : infeasible,
+                    glimpse_.scale, glimpse_.probe, glimpse_bias(distance)));
+    auto chosen = pointer_log_probs(nn::pointer_scores(logit_keys_, refined),
+                                    pointer_window_ > 0 ? outside : infeasible, distance);
+    if (pointer_probe_) pointer_probe_->add(chosen.exp().unsqueeze(0));
+    return chosen;
   }
 
   // Log-probabilities [B, T] of `actions` at every step at once, from the steps'
@@ -92,10 +101,21 @@ class AttentionDecoder final : public StepPolicy {
       step_part = torch::where(before_first, placeholder_context_.view({1, 1, E}), step_part);
     }
     const auto query = fixed_context_.unsqueeze(1) + step_part;  // [B, K T, E]
-    const auto infeasible = feasible.logical_not().reshape({B, KT, feasible.size(2)});
-    const auto refined =
-        model_.project_out(nn::glimpse_steps(glimpse_memory_, query, infeasible, glimpse_.scale));
-    return pointer_log_probs(torch::matmul(refined, logit_keys_), infeasible)
+    const int64_t n = feasible.size(2);
+    const auto infeasible = feasible.logical_not().reshape({B, KT, n});
+    torch::Tensor distance;  // [B, K T, n]: from each step's current node, 0 before the first
+    if (biased()) {
+      const auto current = current_node(nodes);  // [B K, T]
+      const auto here = positions_.gather(1, current.unsqueeze(2).expand({-1, T, 2}));
+      distance = nn::distances(here, positions_);
+      for (int64_t t = 0; t < T; ++t) {
+        if (placeholder[static_cast<size_t>(t)]) distance.select(1, t).zero_();
+      }
+      distance = distance.reshape({B, KT, n});
+    }
+    const auto refined = model_.project_out(nn::glimpse_steps(
+        glimpse_memory_, query, infeasible, glimpse_.scale, glimpse_bias(distance)));
+    return pointer_log_probs(torch::matmul(refined, logit_keys_), infeasible, distance)
         .gather(2, actions.reshape({B, KT}).unsqueeze(2))
         .view({B * group_, T});
   }
@@ -110,11 +130,29 @@ class AttentionDecoder final : public StepPolicy {
             : fixed_context_.unsqueeze(1) +
                   step_context(ctx.nodes.view({B, K, ctx.nodes.size(1)}),
                                ctx.scalars.view({B, K, ctx.scalars.size(1)}));  // [B, K, E]
-    const auto infeasible = feasible.logical_not().view({B, K, feasible.size(1)});
-    const auto refined =
-        model_.project_out(nn::glimpse_steps(glimpse_memory_, query, infeasible, glimpse_.scale));
-    return pointer_log_probs(torch::matmul(refined, logit_keys_), infeasible)
-        .view({B * K, feasible.size(1)});
+    const int64_t n = feasible.size(1);
+    const auto infeasible = feasible.logical_not().view({B, K, n});
+    const auto distance = biased() && !ctx.placeholder
+                              ? nn::distances_from(positions_, current_node(ctx.nodes)).view({B, K, n})
+                              : torch::Tensor();
+    const auto refined = model_.project_out(nn::glimpse_steps(
+        glimpse_memory_, query, infeasible, glimpse_.scale, glimpse_bias(distance)));
+    return pointer_log_probs(torch::matmul(refined, logit_keys_), infeasible, distance)
+        .view({B * K, n});
+  }
+
+  // Whether a distance bias applies to the glimpse or the pointer.
+  [[nodiscard]] bool biased() const { return glimpse_beta_.defined() || pointer_beta_.defined(); }
+
+  // The current node of context nodes [..., k]: the last slot.
+  static torch::Tensor current_node(const torch::Tensor& nodes) {
+    return nodes.select(-1, nodes.size(-1) - 1);
+  }
+
+  // The glimpse's bias for distances [B, ..., n] (undefined: before the first choice).
+  [[nodiscard]] nn::ScoreBias glimpse_bias(const torch::Tensor& distance) const {
+    if (!glimpse_beta_.defined() || !distance.defined()) return {};
+    return {glimpse_beta_, distance};
   }
 
   // The step-context part of the query from context nodes [B, T, k] and scalars
@@ -132,11 +170,14 @@ class AttentionDecoder final : public StepPolicy {
   }
 
   // Pointer log-probabilities from q.k scores [..., n']: one head scaled by
-  // 1/sqrt(E) (never rescaled), tanh clipping, `masked` nodes at -inf.
-  torch::Tensor pointer_log_probs(const torch::Tensor& scores, const torch::Tensor& masked) const {
+  // 1/sqrt(E) (never rescaled), tanh clipping, then the distance bias (outside the
+  // clip, so that it can outweigh it), `masked` nodes at -inf.
+  torch::Tensor pointer_log_probs(const torch::Tensor& scores, const torch::Tensor& masked,
+                                  const torch::Tensor& distance) const {
     const auto& o = model_.options();
-    const auto logits =
+    auto logits =
         torch::tanh(scores / std::sqrt(static_cast<double>(o.encoder.embed_dim))) * o.tanh_clip;
+    if (pointer_beta_.defined() && distance.defined()) logits = logits - pointer_beta_ * distance;
     return torch::log_softmax(logits.masked_fill(masked, -std::numeric_limits<float>::infinity()),
                               -1);
   }
@@ -165,9 +206,12 @@ class AttentionDecoder final : public StepPolicy {
   const RoutingEnvironment& env_;            // where the step context comes from
   AttentionSetting glimpse_;                 // the glimpse's scale and window
   int64_t pointer_window_;                   // the pointer's window (0: every feasible node)
+  nn::EntropyProbe* pointer_probe_;          // records the pointer's entropies, when set
   int64_t group_;                            // rows of the environment per encoded instance
   int64_t window_ = 0;                       // the larger of the two windows
-  torch::Tensor positions_;                  // [B, n', 2] node positions, when windowed
+  torch::Tensor glimpse_beta_;               // [M] the glimpse's betas; undefined: no bias
+  torch::Tensor pointer_beta_;               // [1] the pointer's beta; undefined: no bias
+  torch::Tensor positions_;                  // [B, n', 2] node positions, when windowed or biased
   int64_t heads_ = 0;                        // M
   torch::Tensor fixed_context_;              // [B, E] projected graph embedding
   torch::Tensor placeholder_context_;        // [E] projected placeholder (TSP, first step)
@@ -218,8 +262,7 @@ class LocalViewDecoder final : public StepPolicy {
     const auto local = features.gather(1, nodes.unsqueeze(2).expand({B, k, features.size(2)}));
     const auto view = env_.view(nodes, rescaled(local, c - 1));
     const auto plan = plan_at_(k);
-    AttentionDecoder decoder(model_, *view, model_.encode(*view, plan.encoder), plan.glimpse,
-                             plan.pointer_window);
+    AttentionDecoder decoder(model_, *view, model_.encode(*view, plan.encoder), plan);
     const auto chosen = decoder.log_probs(view->feasible()).slice(1, c);  // [B, k - c]
     return torch::full(feasible.sizes(), -std::numeric_limits<float>::infinity(), chosen.options())
         .scatter(1, candidates, chosen);
@@ -241,7 +284,7 @@ class LocalViewDecoder final : public StepPolicy {
     if (!whole_) {
       const auto plan = plan_at_(env_.node_features().size(1));
       whole_ = std::make_unique<AttentionDecoder>(model_, env_, model_.encode(env_, plan.encoder),
-                                                  plan.glimpse, plan.pointer_window);
+                                                  plan);
     }
     return *whole_;
   }
@@ -270,6 +313,12 @@ AttentionModelImpl::AttentionModelImpl(const AttentionModelOptions& options) : o
     W_placeholder = register_parameter("W_placeholder",
                                        torch::empty({options.context_nodes * E}).uniform_(-1, 1));
   }
+  const auto& bias = options.encoder.trained_bias;
+  if (bias.enabled) {
+    glimpse_bias = register_parameter(
+        "glimpse_bias", torch::full({options.encoder.heads}, bias.init), bias.learn);
+    pointer_bias = register_parameter("pointer_bias", torch::full({1}, bias.init), bias.learn);
+  }
 }
 
 torch::Tensor AttentionModelImpl::encode(const RoutingEnvironment& env,
@@ -281,10 +330,11 @@ torch::Tensor AttentionModelImpl::encode(const RoutingEnvironment& env,
     h = torch::cat({init_embed_depot(features.slice(1, 0, depots).slice(2, 0, 2)), h}, 1);
   }
   const int64_t window = settings.empty() ? 0 : settings.front().window;
+  const auto positions = features.slice(2, 0, 2);
   const auto neighbours = window > 0 && window < features.size(1)
-                              ? nn::nearest_nodes(features.slice(2, 0, 2), window)
+                              ? nn::nearest_nodes(positions, window)
                               : torch::Tensor();
-  return encoder(h, settings, neighbours);
+  return encoder(h, settings, nn::NodeGeometry{positions, neighbours});
 }
 
 torch::Tensor AttentionModelImpl::score(RoutingEnvironment& env, const torch::Tensor& embeddings,
@@ -307,7 +357,10 @@ torch::Tensor AttentionModelImpl::score(RoutingEnvironment& env, const torch::Te
     if (!env.done())
       throw std::invalid_argument("score: the solutions end before the problem does");
   }
-  const AttentionDecoder decoder(*this, env, embeddings, plan.glimpse, 0, group);
+  auto unwindowed = plan;  // scored solutions were decoded without windows
+  unwindowed.pointer_window = 0;
+  unwindowed.glimpse.window = 0;
+  const AttentionDecoder decoder(*this, env, embeddings, unwindowed, group);
   return decoder.score(torch::stack(feasible, 1), torch::stack(nodes, 1), torch::stack(scalars, 1),
                        placeholder, actions);
 }
@@ -325,8 +378,7 @@ std::unique_ptr<StepPolicy> AttentionModelImpl::start(const RoutingEnvironment& 
 std::unique_ptr<StepPolicy> AttentionModelImpl::start(const RoutingEnvironment& env,
                                                       const torch::Tensor& embeddings,
                                                       const AttentionPlan& plan, int64_t group) {
-  return std::make_unique<AttentionDecoder>(*this, env, embeddings, plan.glimpse,
-                                            plan.pointer_window, group);
+  return std::make_unique<AttentionDecoder>(*this, env, embeddings, plan, group);
 }
 
 }  // namespace eie::policy

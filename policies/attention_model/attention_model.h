@@ -59,6 +59,8 @@ class AttentionModelImpl : public torch::nn::Module {
   torch::nn::Linear project_step_context{nullptr};     // k*E + s -> E
   torch::nn::Linear project_out{nullptr};              // glimpse heads -> E
   torch::Tensor W_placeholder;                         // [k*E], when options.placeholder
+  torch::Tensor glimpse_bias;                          // [M] trained betas of the glimpse
+  torch::Tensor pointer_bias;                          // [1] trained beta of the pointer
 
  private:
   AttentionModelOptions options_;

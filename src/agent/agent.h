@@ -7,6 +7,7 @@
 #include <optional>
 #include <vector>
 
+#include "src/attention/bias_policy.h"
 #include "src/attention/scale_policy.h"
 #include "src/decode/decode_loop.h"
 #include "src/nn/entropy_probe.h"
@@ -15,17 +16,21 @@
 
 namespace eie {
 
-// Per-layer scales (calibrated): for each size n, lambda of every encoder layer and
-// of the glimpse.
-struct LayerScales {
+// Per-layer values found by entropy calibration at one size n: scales lambda
+// (--scale calibrated) or distance betas (--bias entropy).
+struct LayerValues {
   std::vector<double> encoder;  // one per encoder layer
   double glimpse = 0;           // the decoder glimpse
+  double pointer = 0;           // the pointer (betas only)
 };
-using LayerScaleTable = std::map<int64_t, LayerScales>;
+using LayerScales = LayerValues;
+using LayerBiases = LayerValues;
+using LayerTable = std::map<int64_t, LayerValues>;  // by size n
+using LayerScaleTable = LayerTable;
 
-// How attention is set at inference: a scale policy and where it applies, and an
-// optional window of nearest nodes (WindowParts says where). A scale policy sees
-// the attended count min(n, window) where the window applies, not n.
+// How attention is set at inference: a scale policy and where it applies, an
+// optional window of nearest nodes (WindowParts says where), and a distance bias.
+// A scale policy sees the attended count min(n, window) where the window applies, not n.
 struct AttentionConfig {
   std::shared_ptr<const ScalePolicy> policy;  // null: 1/sqrt(d) everywhere (as trained)
   ScaleScope scope = ScaleScope::all;         // encoder only, or encoder and glimpse
@@ -33,6 +38,8 @@ struct AttentionConfig {
   WindowParts window_parts{};                 // where the window applies
   nn::EntropyProbes* probes = nullptr;        // when set, every layer records its entropies
   std::shared_ptr<const LayerScaleTable> calibrated{};  // when set, per-layer scales by size
+  BiasSpec bias{};                                       // as trained by default
+  std::shared_ptr<const LayerTable> calibrated_bias{};   // --bias entropy: per-layer betas by size
 };
 
 // What a decoding is for. Inference records no gradients. Training makes the

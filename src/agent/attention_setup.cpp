@@ -8,17 +8,28 @@
 
 namespace eie {
 
-AttentionConfig attention_config(const AttentionSpec& spec, Agent& agent,
+AttentionConfig attention_config(const AttentionSpec& spec, const BiasSpec& bias, Agent& agent,
                                  const std::vector<int64_t>& sizes) {
   AttentionConfig config;
   config.window = spec.window;
   config.window_parts = parse_window_parts(spec.parts);
-  if (config.window > 0 && !problem_descriptor(agent.problem().name()).node_positions) {
+  const auto needs_positions = [&](const std::string& flag) {
+    if (problem_descriptor(agent.problem().name()).node_positions) return;
     std::string positioned;
     for (const auto* problem : problem_descriptors()) {
       if (problem->node_positions) positioned += (positioned.empty() ? "" : ", ") + problem->name;
     }
-    throw std::invalid_argument("--window needs node positions: " + positioned + " only");
+    throw std::invalid_argument(flag + " needs node positions: " + positioned + " only");
+  };
+  if (config.window > 0) needs_positions("--window");
+  config.bias = bias;
+  if (!bias.as_trained() && bias.name != "none") {
+    needs_positions("--bias");
+    const bool trained = agent.spec().count("distance_bias") > 0;
+    if (!bias.calibrated() && !bias.beta && !trained) {
+      throw std::invalid_argument("--bias " + bias.name + " needs a beta (" + bias.name +
+                                  ":BETA): the model has no trained distance bias");
+    }
   }
   if (is_calibrated(spec.scale)) {
     config.calibrated = calibrated_scales(agent, config, spec.scale, sizes);
@@ -26,6 +37,7 @@ AttentionConfig attention_config(const AttentionSpec& spec, Agent& agent,
     config.policy = make_scale_policy(spec.scale);
     config.scope = spec.scope;
   }
+  if (bias.calibrated()) config.calibrated_bias = entropy_biases(agent, config, bias.file, sizes);
   return config;
 }
 

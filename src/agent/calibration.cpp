@@ -21,10 +21,15 @@ constexpr double kAbove = 64.0;       // the reference TSP model needs 16 s at n
 // Mean over heads of a probe's mean row entropy.
 double mean_entropy(const nn::EntropyProbe& probe) { return probe.mean().mean().item<double>(); }
 
-// lambda in the bracket around `start` where `entropy(lambda)` meets `target`
-// (entropy falls as lambda grows); the bracket's end when the target is outside it.
-double bisect(double start, double target, const std::function<double(double)>& entropy) {
-  double lo = std::log(start / kBelow), hi = std::log(start * kAbove);
+constexpr double kLeastBeta = 1e-2;  // untrained betas searched in [kLeastBeta, kMostBeta]
+constexpr double kMostBeta = 1e4;    // (or 0 when no bias is needed)
+constexpr double kFactorRange = 1e3;  // factors of trained betas in [1 / range, range]
+
+// The value in [low, high] (by halving its logarithm) where `entropy(value)` meets
+// `target` (entropy falls as the value grows); the bracket's end when the target is
+// outside it.
+double bisect(double low, double high, double target, const std::function<double(double)>& entropy) {
+  double lo = std::log(low), hi = std::log(high);
   for (int64_t i = 0; i < kBisections; ++i) {
     const double mid = 0.5 * (lo + hi);
     (entropy(std::exp(mid)) > target ? lo : hi) = mid;
@@ -76,19 +81,66 @@ LayerScales calibrate_layers(Agent& agent, const AttentionConfig& base, int64_t 
     return measure_entropy(agent, config, n, measurement_count(n), seed, decode);
   };
   for (size_t l = 0; l < scales.encoder.size(); ++l) {
-    scales.encoder[l] = bisect(start, mean_entropy(targets.encoder[l]), [&](double lambda) {
+    scales.encoder[l] = bisect(start / kBelow, start * kAbove, mean_entropy(targets.encoder[l]),
+                               [&](double lambda) {
       scales.encoder[l] = lambda;
       return mean_entropy(measured(false).encoder[l]);
     });
   }
-  scales.glimpse = bisect(start, mean_entropy(targets.glimpse), [&](double lambda) {
+  scales.glimpse = bisect(start / kBelow, start * kAbove, mean_entropy(targets.glimpse),
+                          [&](double lambda) {
     scales.glimpse = lambda;
     return mean_entropy(measured(true).glimpse);
   });
   return scales;
 }
 
-LayerScaleTable read_layer_scales(const std::filesystem::path& path) {
+LayerBiases calibrate_biases(Agent& agent, const AttentionConfig& base, int64_t train_n, int64_t n,
+                             uint64_t seed) {
+  if (base.window > 0 && base.window_parts.view) {
+    throw std::invalid_argument("entropy biases do not combine with local views");
+  }
+  const auto targets =
+      measure_entropy(agent, AttentionConfig{}, train_n, measurement_count(train_n), seed, true);
+  // Untrained: beta itself, from none; trained: the factor of the trained betas, from 1.
+  const bool trained = agent.spec().count("distance_bias") > 0;
+  const double start = trained ? 1.0 : 0.0;
+  LayerBiases betas{std::vector<double>(targets.encoder.size(), start), start, start};
+  AttentionConfig config = base;
+  config.bias = BiasSpec{"entropy", std::nullopt, ""};
+  const auto measured = [&](bool decode) {
+    config.calibrated_bias = std::make_shared<const LayerTable>(LayerTable{{n, betas}});
+    return measure_entropy(agent, config, n, measurement_count(n), seed, decode);
+  };
+  // The beta (or factor) of one layer: `entropy_at` sets it and measures.
+  const auto solve = [&](double target, const std::function<double(double)>& entropy_at) {
+    if (trained) return bisect(1.0 / kFactorRange, kFactorRange, target, entropy_at);
+    if (entropy_at(0.0) <= target) return 0.0;  // already as concentrated as at N
+    return bisect(kLeastBeta, kMostBeta, target, entropy_at);
+  };
+  for (size_t l = 0; l < betas.encoder.size(); ++l) {
+    betas.encoder[l] = solve(mean_entropy(targets.encoder[l]), [&](double beta) {
+      betas.encoder[l] = beta;
+      return mean_entropy(measured(false).encoder[l]);
+    });
+  }
+  betas.glimpse = solve(mean_entropy(targets.glimpse), [&](double beta) {
+    betas.glimpse = beta;
+    return mean_entropy(measured(true).glimpse);
+  });
+  betas.pointer = solve(mean_entropy(targets.pointer), [&](double beta) {
+    betas.pointer = beta;
+    return mean_entropy(measured(true).pointer);
+  });
+  return betas;
+}
+
+namespace {
+
+// A calibration table (`n,layer,VALUE`: an encoder index, glimpse or pointer);
+// values must be positive, or >= 0 when `zero_allowed`.
+LayerTable read_layer_table(const std::filesystem::path& path, const std::string& value,
+                            bool zero_allowed) {
   std::ifstream in(path);
   if (!in) throw std::invalid_argument(path.string() + ": cannot open calibration table");
   LayerScaleTable table;
@@ -102,15 +154,18 @@ LayerScaleTable read_layer_scales(const std::filesystem::path& path) {
     std::vector<std::string> fields;
     std::stringstream row(line);
     for (std::string field; std::getline(row, field, ',');) fields.push_back(field);
-    if (fields.size() != 3) throw std::invalid_argument(where + ": expected n,layer,lambda");
+    if (fields.size() != 3) throw std::invalid_argument(where + ": expected n,layer," + value);
     const int64_t n = parse_int(fields[0], where + ": n");
-    const double lambda = parse_double(fields[2], where + ": lambda");
-    if (!(lambda > 0) || !std::isfinite(lambda)) {
-      throw std::invalid_argument(where + ": lambda must be positive and finite");
+    const double lambda = parse_double(fields[2], where + ": " + value);
+    if (!(lambda > 0 || (zero_allowed && lambda == 0)) || !std::isfinite(lambda)) {
+      throw std::invalid_argument(where + ": " + value + " must be " +
+                                  (zero_allowed ? ">= 0" : "positive") + " and finite");
     }
     auto& scales = table[n];
     if (fields[1] == "glimpse") {
       scales.glimpse = lambda;
+    } else if (fields[1] == "pointer" && zero_allowed) {
+      scales.pointer = lambda;
     } else {
       const auto layer = static_cast<size_t>(parse_int(fields[1], where + ": layer"));
       if (layer != scales.encoder.size()) {
@@ -120,7 +175,7 @@ LayerScaleTable read_layer_scales(const std::filesystem::path& path) {
     }
   }
   for (const auto& [n, scales] : table) {
-    if (scales.glimpse <= 0 || scales.encoder.empty()) {
+    if ((!zero_allowed && scales.glimpse <= 0) || scales.encoder.empty()) {
       throw std::invalid_argument(path.string() + ": n = " + std::to_string(n) +
                                   " lacks encoder layers or the glimpse");
     }
@@ -128,17 +183,57 @@ LayerScaleTable read_layer_scales(const std::filesystem::path& path) {
   return table;
 }
 
-void write_layer_scales(const std::filesystem::path& path, const LayerScaleTable& table) {
+void write_layer_table(const std::filesystem::path& path, const LayerTable& table,
+                       const std::string& value, bool pointer) {
   std::ostringstream file;
-  file << "n,layer,lambda\n";
+  file << "n,layer," << value << "\n";
   file.precision(9);
-  for (const auto& [n, scales] : table) {
-    for (size_t l = 0; l < scales.encoder.size(); ++l) {
-      file << n << ',' << l << ',' << scales.encoder[l] << '\n';
+  for (const auto& [n, values] : table) {
+    for (size_t l = 0; l < values.encoder.size(); ++l) {
+      file << n << ',' << l << ',' << values.encoder[l] << '\n';
     }
-    file << n << ",glimpse," << scales.glimpse << '\n';
+    file << n << ",glimpse," << values.glimpse << '\n';
+    if (pointer) file << n << ",pointer," << values.pointer << '\n';
   }
   write_file(path, file.str());
+}
+
+// The table in `file` (none when "" or absent), completed with `calibrate(n)` for
+// the sizes it lacks, and rewritten when it was.
+std::shared_ptr<const LayerTable> cached_table(
+    const std::filesystem::path& file, const std::vector<int64_t>& sizes, const std::string& what,
+    const std::function<LayerTable(const std::filesystem::path&)>& read,
+    const std::function<void(const std::filesystem::path&, const LayerTable&)>& write,
+    const std::function<LayerValues(int64_t)>& calibrate) {
+  LayerTable table;
+  if (!file.empty() && std::filesystem::exists(file)) table = read(file);
+  bool measured = false;
+  for (const auto n : sizes) {
+    if (table.count(n)) continue;
+    std::fprintf(stderr, "calibrating %s at n = %lld\n", what.c_str(), static_cast<long long>(n));
+    table[n] = calibrate(n);
+    measured = true;
+  }
+  if (measured && !file.empty()) write(file, table);
+  return std::make_shared<const LayerTable>(std::move(table));
+}
+
+}  // namespace
+
+LayerScaleTable read_layer_scales(const std::filesystem::path& path) {
+  return read_layer_table(path, "lambda", false);
+}
+
+void write_layer_scales(const std::filesystem::path& path, const LayerScaleTable& table) {
+  write_layer_table(path, table, "lambda", false);
+}
+
+LayerTable read_layer_biases(const std::filesystem::path& path) {
+  return read_layer_table(path, "beta", true);
+}
+
+void write_layer_biases(const std::filesystem::path& path, const LayerTable& table) {
+  write_layer_table(path, table, "beta", true);
 }
 
 bool is_calibrated(const std::string& spec) {
@@ -150,18 +245,17 @@ std::shared_ptr<const LayerScaleTable> calibrated_scales(Agent& agent, const Att
                                                          const std::vector<int64_t>& sizes) {
   const std::string prefix = "calibrated:";
   const std::filesystem::path file = spec.size() > prefix.size() ? spec.substr(prefix.size()) : "";
-  LayerScaleTable table;
-  if (!file.empty() && std::filesystem::exists(file)) table = read_layer_scales(file);
   const auto train_n = std::get<int64_t>(agent.spec().at("train_n"));
-  bool measured = false;
-  for (const auto n : sizes) {
-    if (table.count(n)) continue;
-    std::fprintf(stderr, "calibrating attention scales at n = %lld\n", static_cast<long long>(n));
-    table[n] = calibrate_layers(agent, base, train_n, n);
-    measured = true;
-  }
-  if (measured && !file.empty()) write_layer_scales(file, table);
-  return std::make_shared<const LayerScaleTable>(std::move(table));
+  return cached_table(file, sizes, "attention scales", read_layer_scales, write_layer_scales,
+                      [&](int64_t n) { return calibrate_layers(agent, base, train_n, n); });
+}
+
+std::shared_ptr<const LayerTable> entropy_biases(Agent& agent, const AttentionConfig& base,
+                                                 const std::string& file,
+                                                 const std::vector<int64_t>& sizes) {
+  const auto train_n = std::get<int64_t>(agent.spec().at("train_n"));
+  return cached_table(file, sizes, "distance biases", read_layer_biases, write_layer_biases,
+                      [&](int64_t n) { return calibrate_biases(agent, base, train_n, n); });
 }
 
 }  // namespace eie

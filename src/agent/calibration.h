@@ -34,10 +34,21 @@ namespace eie {
 [[nodiscard]] LayerScales calibrate_layers(Agent& agent, const AttentionConfig& base,
                                            int64_t train_n, int64_t n, uint64_t seed = 20261123);
 
+// The distance betas at size n (--bias entropy) for an agent trained at train_n:
+// per encoder layer, then the glimpse, then the pointer, the beta at which the
+// entropy measured at n with the rest of `base` (its scale policy, its window) meets
+// the one measured at N as trained. For a network with trained betas, the factor of
+// them. 0 where the entropy at n is already at most the target.
+[[nodiscard]] LayerBiases calibrate_biases(Agent& agent, const AttentionConfig& base,
+                                           int64_t train_n, int64_t n, uint64_t seed = 20261126);
+
 // Calibration tables as CSV (`n,layer,lambda`, layer an encoder index or "glimpse");
 // read throws std::invalid_argument naming the file and line.
 [[nodiscard]] LayerScaleTable read_layer_scales(const std::filesystem::path& path);
 void write_layer_scales(const std::filesystem::path& path, const LayerScaleTable& table);
+// The same for biases (`n,layer,beta`, with a pointer row).
+[[nodiscard]] LayerTable read_layer_biases(const std::filesystem::path& path);
+void write_layer_biases(const std::filesystem::path& path, const LayerTable& table);
 
 // Whether a --scale spec asks for calibration: "calibrated" or "calibrated:FILE".
 [[nodiscard]] bool is_calibrated(const std::string& spec);
@@ -48,5 +59,12 @@ void write_layer_scales(const std::filesystem::path& path, const LayerScaleTable
 [[nodiscard]] std::shared_ptr<const LayerScaleTable> calibrated_scales(
     Agent& agent, const AttentionConfig& base, const std::string& spec,
     const std::vector<int64_t>& sizes);
+
+// The entropy biases of `agent` for `sizes` (--bias entropy[:FILE]), as
+// calibrated_scales(): read from FILE where it has them, measured otherwise.
+[[nodiscard]] std::shared_ptr<const LayerTable> entropy_biases(Agent& agent,
+                                                               const AttentionConfig& base,
+                                                               const std::string& file,
+                                                               const std::vector<int64_t>& sizes);
 
 }  // namespace eie

@@ -46,6 +46,15 @@ NetworkOptions network_options(const h5::Reader& reader) {
                                   ": cosine_scale must be >= 0 and finite");
     }
   }
+  // Absent from files of networks without a trained distance bias.
+  if (reader.has_attribute("distance_bias")) {
+    const auto kind = reader.string_attribute("distance_bias");
+    if (kind != "fixed" && kind != "learned") {
+      throw std::invalid_argument(reader.path().string() + ": distance_bias '" + kind +
+                                  "', expected fixed or learned");
+    }
+    options.encoder.trained_bias = {true, 0.0, kind == "learned"};
+  }
   return options;
 }
 }  // namespace

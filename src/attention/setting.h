@@ -9,11 +9,21 @@ namespace nn {
 class EntropyProbe;
 }
 
+// A distance bias: beta * d_ij leaves the score of node j seen from node i (d the
+// Euclidean distance of their positions, as the policy sees them), so that attention
+// stays near. Either one beta for every head, or a factor of the layer's trained
+// per-head betas (a layer without trained betas then has no bias).
+struct DistanceBias {
+  double beta = 1;          // beta itself, or the factor of the trained betas
+  bool of_trained = true;   // whether `beta` multiplies the layer's trained betas
+};
+
 // What one attention layer is told at run time. Changing it never needs a
-// retrained policy: scores are softmax(scale * q.k) over the attended nodes.
+// retrained policy: scores are softmax(scale * q.k - beta * d) over the attended nodes.
 struct AttentionSetting {
   double scale = 0.25;  // lambda multiplying q.k (1/sqrt(d) is the trained value)
   int64_t window = 0;   // attend to the `window` nearest nodes only; 0 = all nodes
+  DistanceBias bias{};  // as trained by default
   nn::EntropyProbe* probe = nullptr;  // when set, the layer records its row entropies
 };
 
@@ -35,6 +45,8 @@ struct AttentionPlan {
   std::vector<AttentionSetting> encoder;  // one per encoder layer
   AttentionSetting glimpse;               // the decoder glimpse (never the pointer logits)
   int64_t pointer_window = 0;             // choose among this many nearest feasible nodes (0: all)
+  DistanceBias pointer_bias{};            // subtracted from the pointer logits, outside the clip
+  nn::EntropyProbe* pointer_probe = nullptr;  // when set, records the pointer's entropies
 };
 
 }  // namespace eie

@@ -9,6 +9,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "src/attention/bias_policy.h"
 #include "src/util/parse.h"
 
 namespace eie {
@@ -136,7 +137,7 @@ BenchConfig parse_bench_config(const std::string& text, const std::filesystem::p
   }
   std::set<std::string> known = {"name",   "problem", "sizes",        "instances", "seeds",
                                  "models", "scales",  "scale_at",     "decodes",   "methods",
-                                 "improve", "improve_both", "bound",  "batch",     "reference"};
+                                 "improve", "improve_both", "bound",  "batch",     "reference", "bias"};
   for (const auto& o : problem->options) {
     known.insert(o.name);
     if (!o.sweep_key.empty()) known.insert(o.sweep_key);
@@ -169,6 +170,19 @@ BenchConfig parse_bench_config(const std::string& text, const std::filesystem::p
   c.scale_at = scalar<std::string>(path, table, "scale_at", c.scale_at);
   c.decodes = list<std::string>(path, table, "decodes", c.decodes);
   c.methods = list<std::string>(path, table, "methods", {});
+  // One bias as a string, or several as a list.
+  if (const auto* bias = table.get("bias")) {
+    c.biases = bias->is_string() ? std::vector<std::string>{scalar<std::string>(path, table, "bias", "")}
+                                 : list<std::string>(path, table, "bias", {});
+    if (c.biases.empty()) throw std::invalid_argument(where(path, *bias) + ": 'bias' is empty");
+    for (const auto& text : c.biases) {
+      try {
+        (void)parse_bias_spec(text);
+      } catch (const std::invalid_argument& e) {
+        throw std::invalid_argument(where(path, *bias) + ": " + e.what());
+      }
+    }
+  }
   // One local search as a string, or several as a list.
   if (const auto* improve = table.get("improve")) {
     c.improve = improve->is_string()

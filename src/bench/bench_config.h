@@ -15,6 +15,8 @@
 //   scales = ["sqrt", "logn-base", "eie:results/scales/d16-N100-N1600.h5",
 //             "calibrated", "sqrt@100/pointer"]   # @K[/PARTS]: a window, as --window-at
 //   scale_at = "all"                   # encoder or all (encoder and glimpse)
+//   bias = ["none", "logn:40", "entropy"]  # distance biases, as --bias: rows for each
+//                                      # scale and bias (a string: one bias; default: as trained)
 //   decodes = ["greedy"]               # greedy, sample:K, aug8
 //   methods = ["nn", "nn+2opt"]        # classical rows (optional)
 //   improve = "2opt"                   # local search after every policy row (optional;
@@ -45,6 +47,7 @@ struct BenchConfig {
   std::vector<std::string> models;          // model files
   std::vector<std::string> scales{"sqrt"};  // scale policies (rows)
   std::string scale_at = "all";             // where scales apply
+  std::vector<std::string> biases{""};      // distance bias policies ("": as trained)
   std::vector<std::string> decodes{"greedy"};  // decoding strategies (rows)
   std::vector<std::string> methods;            // classical method rows, "nn" or "nn+2opt"
   std::vector<std::string> improve;             // local searches after policy rows (rows each)

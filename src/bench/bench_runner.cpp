@@ -123,6 +123,13 @@ BenchResult run_bench(const BenchConfig& c, uint64_t seed_offset,
       throw std::invalid_argument("scale '" + text + "': a calibration file belongs to one model");
     }
   }
+  std::vector<BiasSpec> biases;
+  for (const auto& text : c.biases) {
+    biases.push_back(parse_bias_spec(text));
+    if (biases.back().calibrated() && !biases.back().file.empty() && c.models.size() > 1) {
+      throw std::invalid_argument("bias '" + text + "': a calibration file belongs to one model");
+    }
+  }
   std::vector<Decoding> decodes;
   for (const auto& d : c.decodes) decodes.push_back(parse_decoding(d));
   std::vector<std::unique_ptr<Agent>> agents;
@@ -132,8 +139,10 @@ BenchResult run_bench(const BenchConfig& c, uint64_t seed_offset,
   result.blocks = blocks;
   result.reference = read_reference(c.reference);
   // `improvement` "": the policy row as decoded.
-  const auto row_name = [&](size_t k, size_t s, size_t d, const std::string& improvement) {
+  const auto row_name = [&](size_t k, size_t s, size_t b, size_t d,
+                            const std::string& improvement) {
     std::string name = blocks[k] + attention_label(parse_attention_spec(c.scales[s]));
+    if (!biases[b].as_trained()) name += ", " + bias_label(biases[b]);
     if (c.decodes.size() > 1) name += " (" + c.decodes[d] + ")";
     if (!improvement.empty()) name += " + " + improvement;
     return name;
@@ -141,9 +150,11 @@ BenchResult run_bench(const BenchConfig& c, uint64_t seed_offset,
   const auto variants = improvements(c);
   for (size_t k = 0; k < blocks.size(); ++k) {
     for (size_t s = 0; s < scales.size() && !agents.empty(); ++s) {
-      for (size_t d = 0; d < decodes.size(); ++d) {
-        for (const auto& improvement : variants) {
-          result.rows.push_back(row_name(k, s, d, improvement));
+      for (size_t b = 0; b < biases.size(); ++b) {
+        for (size_t d = 0; d < decodes.size(); ++d) {
+          for (const auto& improvement : variants) {
+            result.rows.push_back(row_name(k, s, b, d, improvement));
+          }
         }
       }
     }
@@ -190,22 +201,24 @@ BenchResult run_bench(const BenchConfig& c, uint64_t seed_offset,
         const auto instances = problems[k]->generate(c.instances, n, gen);
         for (auto& agent : agents) {
           for (size_t s = 0; s < scales.size(); ++s) {
-            agent->set_attention(attention_config(scales[s], *agent, {n}));
-            for (size_t d = 0; d < decodes.size(); ++d) {
-              auto [actions, took] = measured([&] {
-                return solve(*agent, instances, decodes[d], chunk_for(c, n), gen).actions;
-              });
-              for (const auto& improvement : variants) {
-                if (improvement.empty()) {
-                  record(row_name(k, s, d, ""), n, instances, actions, took);
-                  continue;
+            for (size_t b = 0; b < biases.size(); ++b) {
+              agent->set_attention(attention_config(scales[s], biases[b], *agent, {n}));
+              for (size_t d = 0; d < decodes.size(); ++d) {
+                auto [actions, took] = measured([&] {
+                  return solve(*agent, instances, decodes[d], chunk_for(c, n), gen).actions;
+                });
+                for (const auto& improvement : variants) {
+                  if (improvement.empty()) {
+                    record(row_name(k, s, b, d, ""), n, instances, actions, took);
+                    continue;
+                  }
+                  // A structured binding is not captured by a lambda before C++20.
+                  const torch::Tensor& decoded = actions;
+                  auto [improved, more] =
+                      measured([&] { return problem->improve(improvement, instances, decoded); });
+                  record(row_name(k, s, b, d, improvement), n, instances, improved,
+                         {took.seconds + more.seconds, std::fmax(took.peak_mib, more.peak_mib)});
                 }
-                // A structured binding is not captured by a lambda before C++20.
-                const torch::Tensor& decoded = actions;
-                auto [improved, more] =
-                    measured([&] { return problem->improve(improvement, instances, decoded); });
-                record(row_name(k, s, d, improvement), n, instances, improved,
-                       {took.seconds + more.seconds, std::fmax(took.peak_mib, more.peak_mib)});
               }
             }
           }

@@ -1,4 +1,6 @@
 // eie train: REINFORCE with a greedy rollout or multi-start baseline.
+#include <cmath>
+
 #include "src/agent/model_file.h"
 #include "src/agent/policy_registry.h"
 #include "src/cli/commands.h"
@@ -43,6 +45,10 @@ int run_train(int argc, char** argv) {
       "normalization", "batch or layer", cxxopts::value<std::string>()->default_value("batch"))(
       "cosine", "cosine attention in the encoder with scale S (CosScale): softmax(S q^.k^)",
       cxxopts::value<double>())(
+      "bias-init",
+      "train with a distance bias: every attention layer (encoder, glimpse, pointer) subtracts "
+      "beta * d_ij from its scores, beta per head starting at BETA (TSP, CVRP)",
+      cxxopts::value<double>())("bias-learn", "with --bias-init: the optimiser moves the betas")(
       "init", "start from this model's weights (e.g. trained on smaller n); sizes come from it",
       cxxopts::value<std::string>())("out", "run directory (checkpoint.h5, model.h5, log.csv)",
                                      cxxopts::value<std::string>())(
@@ -118,14 +124,34 @@ int run_train(int argc, char** argv) {
   network.encoder.ff_hidden = at_least(args, "ff-hidden", 1);
   network.encoder.normalization = nn::parse_normalization(args["normalization"].as<std::string>());
   if (args.count("cosine")) network.encoder.cosine_scale = positive(args, "cosine");
+  nn::TrainedBiasOptions bias;
+  if (args.count("bias-init")) {
+    bias = {true, args["bias-init"].as<double>(), args.count("bias-learn") > 0};
+    if (!std::isfinite(bias.init)) throw std::invalid_argument("--bias-init must be finite");
+    if (!problem_descriptor(problem_name(args)).node_positions) {
+      throw std::invalid_argument("--bias-init needs node positions (" + problem_name(args) +
+                                  " has none)");
+    }
+  } else if (args.count("bias-learn")) {
+    throw std::invalid_argument("--bias-learn needs --bias-init");
+  }
+  network.encoder.trained_bias = bias;
 
   const auto problem = make_problem(problem_name(args), chosen);
   std::unique_ptr<Agent> agent;
-  if (args.count("init")) {
-    if (t.resume) throw std::invalid_argument("--init and --resume exclude each other");
-    agent = make_agent(problem, network_options_of(args["init"].as<std::string>()), t.n);
+  if (t.resume) {  // the network as the checkpoint has it
+    if (args.count("init") || bias.enabled) {
+      throw std::invalid_argument("--resume continues the checkpoint's network: no --init or "
+                                  "--bias-init");
+    }
+    agent = make_agent(problem, network_options_of(t.out_dir / "checkpoint.h5"), t.n);
+  } else if (args.count("init")) {
+    // The init model's sizes; a distance bias may be added to it (its betas start at BETA).
+    auto sizes = network_options_of(args["init"].as<std::string>());
+    if (bias.enabled) sizes.encoder.trained_bias = bias;
+    agent = make_agent(problem, sizes, t.n);
     nn::copy_module_state(load_agent(args["init"].as<std::string>(), problem)->network(),
-                          agent->network());
+                          agent->network(), nn::NewState::keep);
   } else {
     agent = make_agent(problem, network, t.n);
   }

@@ -134,7 +134,13 @@ void add_attention_flags(cxxopts::Options& options) {
       "where the window applies: all (encoder, glimpse, pointer) or a comma list of encoder, "
       "glimpse, pointer, view (each step decoded on a rescaled local view), tiles (spatial "
       "tiles of at most K nodes decoded apart, tours joined)",
-      cxxopts::value<std::string>()->default_value("all"));
+      cxxopts::value<std::string>()->default_value("all"))(
+      "bias",
+      "distance bias beta * d_ij subtracted from attention scores, its beta following n: "
+      "none, fixed[:BETA], logn[:BETA] (beta ln n / ln N), sqrtn[:BETA] (beta sqrt(n / N)), "
+      "or entropy[:FILE] (per layer, matching the entropy at N; FILE caches the table). "
+      "Without BETA: the model's trained betas (default: as trained)",
+      cxxopts::value<std::string>());
 }
 
 AttentionConfig attention_config(const cxxopts::ParseResult& r, Agent& agent,
@@ -144,7 +150,8 @@ AttentionConfig attention_config(const cxxopts::ParseResult& r, Agent& agent,
   spec.scope = parse_scale_scope(r["scale-at"].as<std::string>());
   spec.window = at_least(r, "window", 0);
   spec.parts = r["window-at"].as<std::string>();
-  return eie::attention_config(spec, agent, sizes);
+  const auto bias = parse_bias_spec(r.count("bias") ? r["bias"].as<std::string>() : "");
+  return eie::attention_config(spec, bias, agent, sizes);
 }
 
 }  // namespace eie::cli

@@ -37,7 +37,7 @@ void add_problem_flags(cxxopts::Options& options);
 // What the size n counts in each problem, for help texts ("tsp: cities; ...").
 [[nodiscard]] std::string problem_sizes();
 
-// --scale, --scale-at, --window, --window-at: how attention is set at inference.
+// --scale, --scale-at, --window, --window-at, --bias: how attention is set at inference.
 void add_attention_flags(cxxopts::Options& options);
 // The attention config those flags describe for `agent` on instances of `sizes`
 // (calibrated scales are measured here, or read from their file).

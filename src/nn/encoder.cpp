@@ -29,7 +29,8 @@ torch::Tensor FeatureNormImpl::forward(const torch::Tensor& h) {
 
 EncoderLayerImpl::EncoderLayerImpl(const EncoderOptions& o) {
   attention = register_module("attention",
-                              MultiHeadAttention(MultiHeadAttentionOptions{o.embed_dim, o.heads, o.cosine_scale}));
+                              MultiHeadAttention(MultiHeadAttentionOptions{
+                                               o.embed_dim, o.heads, o.cosine_scale, o.trained_bias}));
   norm1 = register_module("norm1", FeatureNorm(o.embed_dim, o.normalization));
   ff1 = register_module("ff1", torch::nn::Linear(o.embed_dim, o.ff_hidden));
   ff2 = register_module("ff2", torch::nn::Linear(o.ff_hidden, o.embed_dim));
@@ -37,8 +38,8 @@ EncoderLayerImpl::EncoderLayerImpl(const EncoderOptions& o) {
 }
 
 torch::Tensor EncoderLayerImpl::forward(const torch::Tensor& h, const AttentionSetting& setting,
-                                        const torch::Tensor& neighbours) {
-  auto x = norm1(h + attention(h, setting, neighbours));
+                                        const NodeGeometry& geometry) {
+  auto x = norm1(h + attention(h, setting, geometry));
   return norm2(x + ff2(torch::relu(ff1(x))));
 }
 
@@ -51,9 +52,9 @@ EncoderImpl::EncoderImpl(const EncoderOptions& options) : options_(options) {
 }
 
 torch::Tensor EncoderImpl::forward(torch::Tensor h, const std::vector<AttentionSetting>& settings,
-                                   const torch::Tensor& neighbours) {
+                                   const NodeGeometry& geometry) {
   TORCH_CHECK(settings.size() == layers.size(), "one attention setting per encoder layer");
-  for (size_t l = 0; l < layers.size(); ++l) h = layers[l](h, settings[l], neighbours);
+  for (size_t l = 0; l < layers.size(); ++l) h = layers[l](h, settings[l], geometry);
   return h;
 }
 

@@ -21,6 +21,7 @@ struct EncoderOptions {
   int64_t ff_hidden = 512;                             // feed-forward hidden width
   Normalization normalization = Normalization::batch;  // batch uses running stats in eval
   double cosine_scale = 0;                             // > 0: cosine attention (CosScale s)
+  TrainedBiasOptions trained_bias{};                   // per-head distance betas, when trained in
 };
 
 // Per-feature normalisation over all node vectors of a batch [B, n, E].
@@ -40,7 +41,7 @@ class EncoderLayerImpl : public torch::nn::Module {
  public:
   explicit EncoderLayerImpl(const EncoderOptions& options);
   torch::Tensor forward(const torch::Tensor& h, const AttentionSetting& setting,
-                        const torch::Tensor& neighbours = {});
+                        const NodeGeometry& geometry = {});
 
   MultiHeadAttention attention{nullptr};
   FeatureNorm norm1{nullptr};
@@ -54,9 +55,9 @@ TORCH_MODULE(EncoderLayer);
 class EncoderImpl : public torch::nn::Module {
  public:
   explicit EncoderImpl(const EncoderOptions& options);
-  // settings: one per layer; neighbours [B, n, K] for windowed layers (nearest_nodes).
+  // settings: one per layer; `geometry` for windowed and distance-biased layers.
   torch::Tensor forward(torch::Tensor h, const std::vector<AttentionSetting>& settings,
-                        const torch::Tensor& neighbours = {});
+                        const NodeGeometry& geometry = {});
 
   [[nodiscard]] const EncoderOptions& options() const { return options_; }
   std::vector<EncoderLayer> layers;

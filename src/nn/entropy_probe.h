@@ -27,6 +27,7 @@ class EntropyProbe {
 struct EntropyProbes {
   std::vector<EntropyProbe> encoder;  // one per encoder layer
   EntropyProbe glimpse;               // the decoder glimpse (every step)
+  EntropyProbe pointer;               // the choice's distribution (every step)
 };
 
 }  // namespace eie::nn

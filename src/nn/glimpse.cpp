@@ -25,13 +25,15 @@ GlimpseMemory glimpse_memory(const torch::Tensor& keys, const torch::Tensor& val
 }
 
 torch::Tensor glimpse(const GlimpseMemory& memory, const torch::Tensor& query,
-                      const torch::Tensor& masked, double scale, EntropyProbe* probe) {
+                      const torch::Tensor& masked, double scale, EntropyProbe* probe,
+                      const ScoreBias& bias) {
   const int64_t B = memory.keys.size(0), M = memory.keys.size(1), d = memory.keys.size(2);
   const int64_t n = memory.keys.size(3);
   const float minus_inf = -std::numeric_limits<float>::infinity();
   if (n < kBatchedProductNodes) {
     const auto q = query.view({B, M, d, 1}) * scale;
     auto scores = (memory.keys * q).sum(2);  // [B, M, n]
+    if (bias.applies()) scores = scores - bias.offsets();
     scores = scores.masked_fill(masked.unsqueeze(1), minus_inf);
     const auto weights = torch::softmax(scores, -1).unsqueeze(2);  // [B, M, 1, n]
     if (probe) probe->add(weights.squeeze(2).transpose(0, 1));
@@ -39,6 +41,7 @@ torch::Tensor glimpse(const GlimpseMemory& memory, const torch::Tensor& query,
   }
   const auto q = query.view({B * M, 1, d}) * scale;
   auto scores = torch::bmm(q, memory.keys.view({B * M, d, n})).view({B, M, n});
+  if (bias.applies()) scores = scores - bias.offsets();
   scores = scores.masked_fill(masked.unsqueeze(1), minus_inf);
   const auto rows = torch::softmax(scores, -1);  // [B, M, n]
   if (probe) probe->add(rows.transpose(0, 1));
@@ -47,7 +50,7 @@ torch::Tensor glimpse(const GlimpseMemory& memory, const torch::Tensor& query,
 }
 
 torch::Tensor glimpse_steps(const GlimpseMemory& memory, const torch::Tensor& queries,
-                            const torch::Tensor& masked, double scale) {
+                            const torch::Tensor& masked, double scale, const ScoreBias& bias) {
   const int64_t B = queries.size(0), T = queries.size(1);
   const int64_t M = memory.keys.size(1), d = memory.keys.size(2), n = memory.keys.size(3);
   // The [B, M, T, n] scores a chunk of queries at a time: a multi-start step scores
@@ -57,13 +60,16 @@ torch::Tensor glimpse_steps(const GlimpseMemory& memory, const torch::Tensor& qu
     std::vector<torch::Tensor> parts;
     for (int64_t begin = 0; begin < T; begin += chunk) {
       const int64_t end = std::min(T, begin + chunk);
+      const auto part_bias =
+          bias.applies() ? ScoreBias{bias.beta, bias.distance.slice(1, begin, end)} : bias;
       parts.push_back(glimpse_steps(memory, queries.slice(1, begin, end),
-                                    masked.slice(1, begin, end), scale));
+                                    masked.slice(1, begin, end), scale, part_bias));
     }
     return torch::cat(parts, 1);
   }
   const auto q = queries.view({B, T, M, d}).permute({0, 2, 1, 3}) * scale;  // [B, M, T, d]
   auto scores = torch::matmul(q, memory.keys);  // [B, M, T, n]
+  if (bias.applies()) scores = scores - bias.offsets();
   // In place: the product's backward needs its inputs, not its output.
   scores.masked_fill_(masked.unsqueeze(1), -std::numeric_limits<float>::infinity());
   const auto weights = torch::softmax(scores, -1);

@@ -2,6 +2,8 @@
 
 #include <torch/torch.h>
 
+#include "src/nn/distance_bias.h"
+
 namespace eie::nn {
 
 class EntropyProbe;
@@ -19,16 +21,19 @@ struct GlimpseMemory {
                                            int64_t heads);
 
 // Multi-head attention of one query per instance [B, E] over the nodes that are
-// not `masked` [B, n], with scores scale * q.k; returns the heads concatenated [B, E].
+// not `masked` [B, n], with scores scale * q.k (less the bias, distances [B, n], when it
+// applies); returns the heads concatenated [B, E].
 // `probe`, when given, records the entropy of the attention rows.
 [[nodiscard]] torch::Tensor glimpse(const GlimpseMemory& memory, const torch::Tensor& query,
                                     const torch::Tensor& masked, double scale,
-                                    EntropyProbe* probe = nullptr);
+                                    EntropyProbe* probe = nullptr, const ScoreBias& bias = {});
 
 // glimpse() for T queries per instance [B, T, E] at once, each with its own mask
-// [B, T, n]: [B, T, E]. Scores decoded solutions in one pass for training.
+// [B, T, n] (and distances [B, T, n]): [B, T, E]. Scores decoded solutions in one
+// pass for training.
 [[nodiscard]] torch::Tensor glimpse_steps(const GlimpseMemory& memory, const torch::Tensor& queries,
-                                          const torch::Tensor& masked, double scale);
+                                          const torch::Tensor& masked, double scale,
+                                          const ScoreBias& bias = {});
 
 // q.k of one query per instance [B, E] with every key [B, E, n]: [B, n].
 [[nodiscard]] torch::Tensor pointer_scores(const torch::Tensor& keys, const torch::Tensor& query);

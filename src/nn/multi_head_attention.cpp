@@ -21,6 +21,20 @@ MultiHeadAttentionImpl::MultiHeadAttentionImpl(const MultiHeadAttentionOptions& 
   W_key = register_parameter("W_key", init({options.heads, options.embed_dim, d}));
   W_val = register_parameter("W_val", init({options.heads, options.embed_dim, d}));
   W_out = register_parameter("W_out", init({options.heads, d, options.embed_dim}));
+  const auto& bias = options.trained_bias;
+  if (bias.enabled) {
+    distance_bias =
+        register_parameter("distance_bias", torch::full({options.heads}, bias.init), bias.learn);
+  }
+}
+
+torch::Tensor MultiHeadAttentionImpl::betas(const AttentionSetting& setting,
+                                            const NodeGeometry& geometry) const {
+  auto beta = head_betas(setting.bias, distance_bias, options_.heads, W_query.options());
+  if (beta.defined() && !geometry.positions.defined()) {
+    throw std::invalid_argument("a distance bias needs node positions");
+  }
+  return beta;
 }
 
 std::tuple<torch::Tensor, torch::Tensor, torch::Tensor> MultiHeadAttentionImpl::project(
@@ -50,9 +64,12 @@ namespace {
 constexpr int64_t kGroupBudget = int64_t{1} << 25;  // scores of a group of instances
 constexpr int64_t kRowBudget = int64_t{1} << 22;    // scores of one block of rows
 
-// Softmax rows [..., M, r, n] of q.k; recorded by the setting's probe, if any.
-torch::Tensor scores(const torch::Tensor& q, const torch::Tensor& k_t, const AttentionSetting& s) {
-  auto rows = torch::softmax(torch::matmul(q * s.scale, k_t), -1);
+// Softmax rows [..., M, r, n] of q.k less `offsets` (undefined: none); recorded by the
+// setting's probe, if any.
+torch::Tensor scores(const torch::Tensor& q, const torch::Tensor& k_t, const AttentionSetting& s,
+                     const torch::Tensor& offsets) {
+  auto products = torch::matmul(q * s.scale, k_t);
+  auto rows = torch::softmax(offsets.defined() ? products - offsets : products, -1);
   if (s.probe) {
     const int64_t M = rows.size(-3);
     s.probe->add(rows.dim() == 3 ? rows : rows.transpose(0, 1).reshape({M, -1, rows.size(-1)}));
@@ -60,25 +77,44 @@ torch::Tensor scores(const torch::Tensor& q, const torch::Tensor& k_t, const Att
   return rows;
 }
 
+// The bias of score rows [b, M, r, n] for the rows `from` [b, r, 2] against the
+// nodes `to` [b, n, 2]; undefined without betas.
+torch::Tensor bias_offsets(const torch::Tensor& beta, const torch::Tensor& from,
+                           const torch::Tensor& to) {
+  if (!beta.defined()) return {};
+  return ScoreBias{beta, distances(from, to)}.offsets();
+}
+
 }  // namespace
 
 torch::Tensor MultiHeadAttentionImpl::attention(const torch::Tensor& h,
-                                                const AttentionSetting& setting) {
+                                                const AttentionSetting& setting,
+                                                const NodeGeometry& geometry) {
   auto [q, k, v] = project(h);
-  return scores(q, k.transpose(-1, -2), setting);
+  const auto beta = betas(setting, geometry);
+  return scores(q, k.transpose(-1, -2), setting,
+                bias_offsets(beta, geometry.positions, geometry.positions));
 }
 
 torch::Tensor MultiHeadAttentionImpl::forward(const torch::Tensor& h,
                                               const AttentionSetting& setting,
-                                              const torch::Tensor& neighbours) {
+                                              const NodeGeometry& geometry) {
   const int64_t B = h.size(0), n = h.size(1), E = options_.embed_dim, M = options_.heads;
   auto [q, k, v] = project(h);
+  const auto beta = betas(setting, geometry);
+  const auto& positions = geometry.positions;
   if (setting.window > 0 && setting.window < n) {
+    const auto& neighbours = geometry.neighbours;
     if (!neighbours.defined() || neighbours.size(2) < setting.window) {
       throw std::invalid_argument("windowed attention needs each node's nearest nodes");
     }
-    return windowed_attention(q, k, v, neighbours.slice(2, 0, setting.window), setting.scale,
-                              setting.probe)
+    const auto near = neighbours.slice(2, 0, setting.window);
+    ScoreBias bias;
+    if (beta.defined()) {
+      const auto around = positions.gather(1, near.reshape({B, -1, 1}).expand({B, -1, 2}));
+      bias = {beta, (positions.unsqueeze(2) - around.view({B, n, -1, 2})).pow(2).sum(-1).sqrt()};
+    }
+    return windowed_attention(q, k, v, near, setting.scale, setting.probe, bias)
         .transpose(1, 2)
         .reshape({B, n, E})
         .matmul(W_out.reshape({E, E}));
@@ -92,7 +128,11 @@ torch::Tensor MultiHeadAttentionImpl::forward(const torch::Tensor& h,
       std::vector<torch::Tensor> blocks;
       for (int64_t r = 0; r < n; r += rows) {
         const auto q_block = q[b].slice(1, r, std::min(n, r + rows));
-        blocks.push_back(torch::matmul(scores(q_block, k_t[b], setting), v[b]));
+        const auto offsets =
+            bias_offsets(beta, positions.slice(0, b, b + 1).slice(1, r, std::min(n, r + rows)),
+                         positions.slice(0, b, b + 1));
+        blocks.push_back(torch::matmul(
+            scores(q_block, k_t[b], setting, offsets.defined() ? offsets[0] : offsets), v[b]));
       }
       parts.push_back(torch::cat(blocks, 1).unsqueeze(0));
     }
@@ -100,7 +140,9 @@ torch::Tensor MultiHeadAttentionImpl::forward(const torch::Tensor& h,
     const int64_t group = std::max<int64_t>(1, kGroupBudget / per_instance);
     for (int64_t b = 0; b < B; b += group) {
       const auto e = std::min(B, b + group);
-      parts.push_back(torch::matmul(scores(q.slice(0, b, e), k_t.slice(0, b, e), setting),
+      const auto group_positions = beta.defined() ? positions.slice(0, b, e) : positions;
+      parts.push_back(torch::matmul(scores(q.slice(0, b, e), k_t.slice(0, b, e), setting,
+                                           bias_offsets(beta, group_positions, group_positions)),
                                     v.slice(0, b, e)));
     }
   }

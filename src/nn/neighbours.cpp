@@ -24,20 +24,25 @@ torch::Tensor nearest_nodes(const torch::Tensor& positions, int64_t k) {
 
 torch::Tensor windowed_attention(const torch::Tensor& q, const torch::Tensor& k,
                                  const torch::Tensor& v, const torch::Tensor& neighbours,
-                                 double scale, EntropyProbe* probe) {
+                                 double scale, EntropyProbe* probe, const ScoreBias& bias) {
   const int64_t B = q.size(0), M = q.size(1), n = q.size(2), d = q.size(3);
   const int64_t K = neighbours.size(2);
   // Node-major [n, M, d] copies: gathering a neighbour is then one contiguous row.
   const auto node_major = [](const torch::Tensor& t) { return t.permute({0, 2, 1, 3}).contiguous(); };
-  const bool differentiable = q.requires_grad() || k.requires_grad() || v.requires_grad();
+  const bool differentiable = q.requires_grad() || k.requires_grad() || v.requires_grad() ||
+                             (bias.applies() && bias.beta.requires_grad());
   if (!differentiable && !probe && q.scalar_type() == torch::kFloat && q.device().is_cpu()) {
     const auto qn = node_major(q), kn = node_major(k), vn = node_major(v);
     const auto near = neighbours.to(torch::kLong).contiguous();
     auto out = torch::empty_like(qn);
+    const auto distance = bias.applies() ? bias.distance.to(torch::kFloat).contiguous() : torch::Tensor();
+    const auto beta = bias.applies() ? bias.beta.to(torch::kFloat).contiguous() : torch::Tensor();
     for (int64_t b = 0; b < B; ++b) {
       windowed_attention_rows(qn[b].data_ptr<float>(), kn[b].data_ptr<float>(),
                               vn[b].data_ptr<float>(), near[b].data_ptr<int64_t>(), n, M, d, K,
-                              static_cast<float>(scale), out[b].data_ptr<float>());
+                              static_cast<float>(scale), out[b].data_ptr<float>(),
+                              bias.applies() ? distance[b].data_ptr<float>() : nullptr,
+                              bias.applies() ? beta.data_ptr<float>() : nullptr);
     }
     return out.permute({0, 2, 1, 3});
   }
@@ -52,7 +57,11 @@ torch::Tensor windowed_attention(const torch::Tensor& q, const torch::Tensor& k,
       const auto keys = kn[b].index_select(0, index).view({e - r, K, M, d});
       const auto values = vn[b].index_select(0, index).view({e - r, K, M, d});
       const auto query = qn[b].slice(0, r, e).unsqueeze(1);                      // [r, 1, M, d]
-      const auto weights = torch::softmax((keys * query).sum(-1), 1);           // [r, K, M]
+      auto products = (keys * query).sum(-1);                                    // [r, K, M]
+      if (bias.applies()) {
+        products = products - bias.distance[b].slice(0, r, e).unsqueeze(2) * bias.beta.view({1, 1, M});
+      }
+      const auto weights = torch::softmax(products, 1);
       if (probe) probe->add(weights.permute({2, 0, 1}));
       blocks.push_back((values * weights.unsqueeze(-1)).sum(1));                 // [r, M, d]
     }

@@ -2,6 +2,8 @@
 
 #include <torch/torch.h>
 
+#include "src/nn/distance_bias.h"
+
 namespace eie::nn {
 
 class EntropyProbe;
@@ -16,11 +18,13 @@ class EntropyProbe;
 // Windowed multi-head attention: query row i of every head attends only to the
 // nodes neighbours[b, i, :]. q, k, v [B, M, n, d], neighbours [B, n, K];
 // returns [B, M, n, d]. Time and memory O(n K) per head instead of O(n^2).
-// `probe`, when given, records the entropy of the windowed rows. Without gradients
+// `probe`, when given, records the entropy of the windowed rows; `bias`, when it
+// applies, holds the distances [B, n, K] to the neighbours. Without gradients
 // (inference) a fused kernel runs; with them, tensor operations autograd follows.
 [[nodiscard]] torch::Tensor windowed_attention(const torch::Tensor& q, const torch::Tensor& k,
                                                const torch::Tensor& v,
                                                const torch::Tensor& neighbours, double scale,
-                                               EntropyProbe* probe = nullptr);
+                                               EntropyProbe* probe = nullptr,
+                                               const ScoreBias& bias = {});
 
 }  // namespace eie::nn

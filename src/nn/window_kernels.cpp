@@ -79,7 +79,8 @@ void grid_nearest(const float* xy, int64_t n, int64_t k, int64_t* out) {
 
 void windowed_attention_rows(const float* q, const float* k, const float* v,
                              const int64_t* neighbours, int64_t n, int64_t M, int64_t d,
-                             int64_t K, float scale, float* out) {
+                             int64_t K, float scale, float* out, const float* distance,
+                             const float* beta) {
   const int64_t E = M * d;
 #pragma omp parallel
   {
@@ -94,7 +95,7 @@ void windowed_attention_rows(const float* q, const float* k, const float* v,
           const float* kj = k + near[j] * E + m * d;
           float dot = 0;
           for (int64_t c = 0; c < d; ++c) dot += qi[c] * kj[c];
-          weight[j] = dot * scale;
+          weight[j] = dot * scale - (distance ? beta[m] * distance[i * K + j] : 0.0f);
           top = std::max(top, weight[j]);
         }
         float total = 0;

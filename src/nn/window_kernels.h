@@ -15,9 +15,12 @@ namespace eie::nn {
 void grid_nearest(const float* xy, int64_t n, int64_t k, int64_t* out);
 
 // Attention of every node over its K neighbours, all heads: q, k, v node-major
-// [n, M, d], neighbours [n, K], out [n, M, d]; scores = scale * q.k. OpenMP over nodes.
+// [n, M, d], neighbours [n, K], out [n, M, d]; scores = scale * q.k, less
+// beta[m] * distance[i, j] when `distance` [n, K] and `beta` [M] are given (else null).
+// OpenMP over nodes.
 void windowed_attention_rows(const float* q, const float* k, const float* v,
                              const int64_t* neighbours, int64_t n, int64_t M, int64_t d,
-                             int64_t K, float scale, float* out);
+                             int64_t K, float scale, float* out, const float* distance = nullptr,
+                             const float* beta = nullptr);
 
 }  // namespace eie::nn

@@ -1,0 +1,51 @@
+#include "src/attention/bias_policy.h"
+
+#include <cmath>
+#include <stdexcept>
+
+#include "src/util/parse.h"
+
+namespace eie {
+
+std::vector<std::string> bias_policy_names() { return {"none", "fixed", "logn", "sqrtn", "entropy"}; }
+
+BiasSpec parse_bias_spec(const std::string& text) {
+  const auto colon = text.find(':');
+  BiasSpec spec{text.substr(0, colon), std::nullopt, ""};
+  const std::string argument = colon == std::string::npos ? "" : text.substr(colon + 1);
+  if (spec.name.empty() && text.empty()) return spec;
+  if (spec.name == "none" || spec.name == "entropy") {
+    if (spec.name == "none" && colon != std::string::npos) {
+      throw std::invalid_argument("--bias none takes no argument: '" + text + "'");
+    }
+    spec.file = argument;
+    return spec;
+  }
+  if (spec.name == "fixed" || spec.name == "logn" || spec.name == "sqrtn") {
+    if (colon != std::string::npos) {
+      spec.beta = parse_double(argument, "beta of --bias '" + text + "'");
+      if (!std::isfinite(*spec.beta) || *spec.beta < 0) {
+        throw std::invalid_argument("--bias '" + text + "': beta must be finite and >= 0");
+      }
+    }
+    return spec;
+  }
+  std::string known;
+  for (const auto& name : bias_policy_names()) known += (known.empty() ? "" : ", ") + name;
+  throw std::invalid_argument("unknown bias policy '" + spec.name + "' (known: " + known + ")");
+}
+
+double bias_growth(const std::string& name, int64_t n, int64_t train_n) {
+  const auto ratio = static_cast<double>(n) / static_cast<double>(train_n);
+  if (name == "logn") return std::log(static_cast<double>(n)) / std::log(static_cast<double>(train_n));
+  if (name == "sqrtn") return std::sqrt(ratio);
+  if (name == "fixed") return 1.0;
+  throw std::logic_error("bias_growth: '" + name + "' has no closed form");
+}
+
+std::string bias_label(const BiasSpec& spec) {
+  if (spec.as_trained()) return "";
+  return "bias " + spec.name + (spec.beta ? " " + shortest_text(*spec.beta) : "");
+}
+
+}  // namespace eie
