@@ -66,6 +66,46 @@ TEST(Calibration, RestoresEachLayersTrainingEntropyAtLargerSizes) {
   EXPECT_NEAR(mean(after.glimpse), mean(target.glimpse), 0.1);
 }
 
+TEST(Calibration, EntropyBiasesRestoreEachLayersTrainingEntropyAtLargerSizes) {
+  torch::manual_seed(33);
+  auto agent = make_agent(make_problem("tsp"), small_network(), 20);
+  const uint64_t seed = 6;
+  const auto target = measure_entropy(*agent, AttentionConfig{}, 20, 64, seed, true);
+  const auto plain = measure_entropy(*agent, AttentionConfig{}, 80, 16, seed, true);
+  const auto betas = calibrate_biases(*agent, AttentionConfig{}, 20, 80, seed);
+  AttentionConfig biased;
+  biased.bias = BiasSpec{"entropy", std::nullopt, ""};
+  biased.calibrated_bias = std::make_shared<const LayerTable>(LayerTable{{80, betas}});
+  const auto after = measure_entropy(*agent, biased, 80, 16, seed, true);
+  const auto mean = [](const nn::EntropyProbe& p) { return p.mean().mean().item<double>(); };
+  for (size_t l = 0; l < 2; ++l) {
+    const double wanted = mean(target.encoder[l]);
+    EXPECT_GT(mean(plain.encoder[l]) - wanted, 0.3) << "layer " << l;  // diluted without it
+    EXPECT_GT(betas.encoder[l], 0) << "layer " << l;
+    EXPECT_NEAR(mean(after.encoder[l]), wanted, 0.05) << "layer " << l;
+  }
+  EXPECT_NEAR(mean(after.glimpse), mean(target.glimpse), 0.1);
+  EXPECT_NEAR(mean(after.pointer), mean(target.pointer), 0.1);
+  // At the training size nothing needs changing.
+  const auto at_n = calibrate_biases(*agent, AttentionConfig{}, 20, 20, seed);
+  for (const double beta : at_n.encoder) EXPECT_LT(beta, 0.05);
+}
+
+TEST(Calibration, BiasTablesRoundTripAndNegativeBetasAreRefused) {
+  const auto dir = test::scratch_dir("bias-tables");
+  const LayerTable table{{200, {{0.0, 1.5}, 2.0, 30.0}}, {1600, {{4.0, 5.0}, 6.0, 90.0}}};
+  write_layer_biases(dir / "b.csv", table);
+  const auto back = read_layer_biases(dir / "b.csv");
+  ASSERT_EQ(back.size(), 2u);
+  EXPECT_EQ(back.at(1600).encoder, (std::vector<double>{4.0, 5.0}));
+  EXPECT_EQ(back.at(200).pointer, 30.0);
+  std::ofstream(dir / "neg.csv") << "n,layer,beta\n200,0,-1\n200,glimpse,1\n";
+  EXPECT_THROW((void)read_layer_biases(dir / "neg.csv"), std::invalid_argument);
+  // A scale table has no pointer row.
+  std::ofstream(dir / "scales.csv") << "n,layer,lambda\n200,0,0.3\n200,glimpse,0.3\n200,pointer,1\n";
+  EXPECT_THROW((void)read_layer_scales(dir / "scales.csv"), std::invalid_argument);
+}
+
 TEST(Calibration, TablesRoundTripAndBadOnesAreRefused) {
   const auto dir = test::scratch_dir("calibration");
   const LayerScaleTable table{{200, {{0.3, 0.35, 0.4}, 0.33}}, {1600, {{0.5, 0.6, 0.7}, 0.55}}};

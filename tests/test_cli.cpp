@@ -2,6 +2,8 @@
 // and no output file left behind.
 #include <gtest/gtest.h>
 
+#include <fstream>
+
 #include "src/io/dataset.h"
 #include "src/io/h5_file.h"
 #include "tests/cli_support.h"
@@ -137,6 +139,34 @@ TEST(Cli, BadScalePolicies) {
       "malformed.toml:3");
   EXPECT_FALSE(std::filesystem::exists(dir / "s.h5"));
   EXPECT_FALSE(std::filesystem::exists(dir / "bad.md"));
+}
+
+TEST(Cli, DistanceBiasFlags) {
+  const auto dir = test::scratch_dir("cli-bias");
+  const auto model = model_file(dir, "tsp", "tsp").string();  // no trained betas
+  const auto data = (dir / "d.h5").string();
+  ASSERT_EQ(eie("gen --n 30 --count 2 --out " + data).exit_code, 0);
+  const auto solve = "solve --dataset " + data + " --model " + model;
+  expect_clean_failure(eie(solve + " --bias fancy"), "unknown bias policy 'fancy'");
+  expect_clean_failure(eie(solve + " --bias logn:-2"), "beta must be finite and >= 0");
+  expect_clean_failure(eie(solve + " --bias fixed"), "needs a beta (fixed:BETA)");
+  const auto biased = eie(solve + " --bias logn:2 --scale infoscale --window 10");
+  EXPECT_EQ(biased.exit_code, 0) << biased.stderr;
+  const auto table = (dir / "betas.csv").string();
+  const auto entropy = eie(solve + " --bias entropy:" + table);
+  EXPECT_EQ(entropy.exit_code, 0) << entropy.stderr;
+  EXPECT_NE(slurp(table).find("30,pointer,"), std::string::npos);
+  // Packing has no positions; training refuses the same, and a lone --bias-learn.
+  const auto bpp = dir / "small.bpp";
+  std::ofstream(bpp) << "60 50 2\n30 50 10\n50 30 10\n";
+  expect_clean_failure(eie("solve " + bpp.string() + " --model " +
+                           model_file(dir, "bpp3d", "bpp3d").string() + " --bias fixed:1"),
+                       "--bias needs node positions");
+  const auto out = (dir / "run").string();
+  expect_clean_failure(eie("train --problem bpp3d --bias-init 1 --out " + out),
+                       "--bias-init needs node positions");
+  expect_clean_failure(eie("train --bias-learn --out " + out), "--bias-learn needs --bias-init");
+  EXPECT_FALSE(std::filesystem::exists(out));
 }
 
 TEST(Cli, GenThenSolveDatasetAsJson) {

@@ -37,7 +37,10 @@ BiasSpec parse_bias_spec(const std::string& text) {
 
 double bias_growth(const std::string& name, int64_t n, int64_t train_n) {
   const auto ratio = static_cast<double>(n) / static_cast<double>(train_n);
-  if (name == "logn") return std::log(static_cast<double>(n)) / std::log(static_cast<double>(train_n));
+  if (name == "logn") {
+    if (train_n < 2) throw std::invalid_argument("--bias logn needs a training size N >= 2");
+    return std::log(static_cast<double>(n)) / std::log(static_cast<double>(train_n));
+  }
   if (name == "sqrtn") return std::sqrt(ratio);
   if (name == "fixed") return 1.0;
   throw std::logic_error("bias_growth: '" + name + "' has no closed form");

@@ -1,6 +1,6 @@
 // One conformance grid over every registered problem: each decoding strategy under
-// each attention setting (scale policies in both scopes, windows and tiles where
-// the problem has node positions and tiles), and each value of a problem's
+// each attention setting (scale policies in both scopes, windows, distance biases and
+// tiles where the problem has node positions and tiles), and each value of a problem's
 // enumerable options. Every cell checks:
 // - feasibility of every decoded solution and its cost recomputed independently
 //   (Problem::check against the environment's cost);
@@ -73,6 +73,22 @@ std::vector<std::pair<std::string, AttentionConfig>> attention_settings(
     AttentionConfig window;
     window.window = 12;
     out.emplace_back("window12", window);
+    // Distance biases (the untrained network has no trained betas: BETA given), alone,
+    // with a scale policy and with a window; entropy's betas from a table.
+    for (const auto* name : {"fixed", "logn", "sqrtn"}) {
+      AttentionConfig biased;
+      biased.bias = BiasSpec{name, 3.0, ""};
+      out.emplace_back(std::string("bias_") + name, biased);
+    }
+    AttentionConfig entropy;
+    entropy.bias = BiasSpec{"entropy", std::nullopt, ""};
+    entropy.calibrated_bias = std::make_shared<const LayerTable>(
+        LayerTable{{kRoutingSize, LayerValues{{2.0, 4.0}, 3.0, 6.0}}});
+    out.emplace_back("bias_entropy", entropy);
+    AttentionConfig scaled_window = window;
+    scaled_window.policy = make_scale_policy("infoscale");
+    scaled_window.bias = BiasSpec{"logn", 3.0, ""};
+    out.emplace_back("bias_logn_infoscale_window12", scaled_window);
     if (make_problem(problem)->has_tiles()) {
       AttentionConfig tiles;
       tiles.window = 40;
