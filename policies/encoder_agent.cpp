@@ -33,9 +33,14 @@ void set_biases(AttentionPlan& plan, const AttentionConfig& config, bool trained
     if (!config.calibrated_bias) throw std::logic_error("--bias entropy without its table");
     const auto& betas =
         calibrated_at(*config.calibrated_bias, n, plan.encoder.size(), "entropy biases");
-    for (size_t l = 0; l < plan.encoder.size(); ++l) plan.encoder[l].bias = {betas.encoder[l], trained};
-    plan.glimpse.bias = {betas.glimpse, trained};
-    plan.pointer_bias = {betas.pointer, trained};
+    const auto where = [&](bool applies, double beta) {
+      return applies ? DistanceBias{beta, trained} : DistanceBias{};  // elsewhere as trained
+    };
+    for (size_t l = 0; l < plan.encoder.size(); ++l) {
+      plan.encoder[l].bias = where(spec.parts.encoder, betas.encoder[l]);
+    }
+    plan.glimpse.bias = where(spec.parts.glimpse, betas.glimpse);
+    plan.pointer_bias = where(spec.parts.pointer, betas.pointer);
     return;
   }
   DistanceBias bias{0, false};
@@ -43,9 +48,10 @@ void set_biases(AttentionPlan& plan, const AttentionConfig& config, bool trained
     const double growth = bias_growth(spec.name, n, train_n);
     bias = spec.beta ? DistanceBias{*spec.beta * growth, false} : DistanceBias{growth, true};
   }
-  for (auto& layer : plan.encoder) layer.bias = bias;
-  plan.glimpse.bias = bias;
-  plan.pointer_bias = bias;
+  const DistanceBias trained_as_is{};  // where the policy does not apply
+  for (auto& layer : plan.encoder) layer.bias = spec.parts.encoder ? bias : trained_as_is;
+  plan.glimpse.bias = spec.parts.glimpse ? bias : trained_as_is;
+  plan.pointer_bias = spec.parts.pointer ? bias : trained_as_is;
 }
 
 }  // namespace

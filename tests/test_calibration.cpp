@@ -143,6 +143,19 @@ TEST(EntropyCli, WritesOneRowPerSizeAndLayerAndRefusesBadSizes) {
   int64_t lines = 0;
   for (const char ch : csv) lines += ch == '\n';
   EXPECT_GE(lines, 1 + 2 * 2);  // header, then >= one encoder layer and the glimpse per size
+  // With a bias, each layer also without it: the bias lowers the entropy at n > N.
+  const auto biased = test::eie("entropy --model " + model.string() +
+                                " --sizes 80 --instances 4 --bias entropy --out " +
+                                (dir / "b.csv").string());
+  ASSERT_EQ(biased.exit_code, 0) << biased.stderr;
+  const auto rows = test::slurp(dir / "b.csv");
+  const auto mean_of = [&](const std::string& layer) {
+    const auto at = rows.find("80," + layer + ",all,");
+    EXPECT_NE(at, std::string::npos) << layer << "\n" << rows;
+    return at == std::string::npos ? 0.0 : std::stod(rows.substr(at + layer.size() + 8));
+  };
+  EXPECT_LT(mean_of("encoder1"), mean_of("encoder1 (no bias)") - 0.1);
+  EXPECT_LT(mean_of("pointer"), mean_of("pointer (no bias)"));
   const auto bad = test::eie("entropy --model " + model.string() + " --sizes 20,x --out " +
                              (dir / "bad.csv").string());
   test::expect_clean_failure(bad, "--sizes");

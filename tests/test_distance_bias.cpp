@@ -191,7 +191,12 @@ TEST(BiasPolicy, ParsesItsSpellingsAndGrowsAsNamed) {
   EXPECT_FALSE(parse_bias_spec("sqrtn").beta.has_value());
   EXPECT_EQ(parse_bias_spec("entropy:cache.csv").file, "cache.csv");
   EXPECT_EQ(bias_label(logn), "bias logn 2.5");
-  for (const auto* bad : {"fancy", "logn:x", "fixed:-1", "fixed:nan", "none:3", ":2"}) {
+  const auto decoder = parse_bias_spec("entropy:b.csv@glimpse,pointer");
+  EXPECT_EQ(decoder.file, "b.csv");
+  EXPECT_FALSE(decoder.parts.encoder);
+  EXPECT_TRUE(decoder.parts.glimpse && decoder.parts.pointer);
+  EXPECT_EQ(bias_label(decoder), "bias entropy (glimpse,pointer)");
+  for (const auto* bad : {"fancy", "logn:x", "fixed:-1", "fixed:nan", "none:3", ":2", "fixed:1@decoder"}) {
     EXPECT_THROW((void)parse_bias_spec(bad), std::invalid_argument) << bad;
   }
   EXPECT_DOUBLE_EQ(bias_growth("fixed", 1600, 100), 1.0);

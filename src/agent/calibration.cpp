@@ -107,7 +107,8 @@ LayerBiases calibrate_biases(Agent& agent, const AttentionConfig& base, int64_t 
   const double start = trained ? 1.0 : 0.0;
   LayerBiases betas{std::vector<double>(targets.encoder.size(), start), start, start};
   AttentionConfig config = base;
-  config.bias = BiasSpec{"entropy", std::nullopt, ""};
+  config.bias.name = "entropy";  // where base.bias applies
+  const auto& parts = config.bias.parts;
   const auto measured = [&](bool decode) {
     config.calibrated_bias = std::make_shared<const LayerTable>(LayerTable{{n, betas}});
     return measure_entropy(agent, config, n, measurement_count(n), seed, decode);
@@ -118,20 +119,24 @@ LayerBiases calibrate_biases(Agent& agent, const AttentionConfig& base, int64_t 
     if (entropy_at(0.0) <= target) return 0.0;  // already as concentrated as at N
     return bisect(kLeastBeta, kMostBeta, target, entropy_at);
   };
-  for (size_t l = 0; l < betas.encoder.size(); ++l) {
+  for (size_t l = 0; l < betas.encoder.size() && parts.encoder; ++l) {
     betas.encoder[l] = solve(mean_entropy(targets.encoder[l]), [&](double beta) {
       betas.encoder[l] = beta;
       return mean_entropy(measured(false).encoder[l]);
     });
   }
-  betas.glimpse = solve(mean_entropy(targets.glimpse), [&](double beta) {
-    betas.glimpse = beta;
-    return mean_entropy(measured(true).glimpse);
-  });
-  betas.pointer = solve(mean_entropy(targets.pointer), [&](double beta) {
-    betas.pointer = beta;
-    return mean_entropy(measured(true).pointer);
-  });
+  if (parts.glimpse) {
+    betas.glimpse = solve(mean_entropy(targets.glimpse), [&](double beta) {
+      betas.glimpse = beta;
+      return mean_entropy(measured(true).glimpse);
+    });
+  }
+  if (parts.pointer) {
+    betas.pointer = solve(mean_entropy(targets.pointer), [&](double beta) {
+      betas.pointer = beta;
+      return mean_entropy(measured(true).pointer);
+    });
+  }
   return betas;
 }
 

@@ -37,8 +37,9 @@ namespace eie {
 // The distance betas at size n (--bias entropy) for an agent trained at train_n:
 // per encoder layer, then the glimpse, then the pointer, the beta at which the
 // entropy measured at n with the rest of `base` (its scale policy, its window) meets
-// the one measured at N as trained. For a network with trained betas, the factor of
-// them. 0 where the entropy at n is already at most the target.
+// the one measured at N as trained, in the parts base.bias names (the others as
+// trained). For a network with trained betas, the factor of them. 0 where the
+// entropy at n is already at most the target.
 [[nodiscard]] LayerBiases calibrate_biases(Agent& agent, const AttentionConfig& base,
                                            int64_t train_n, int64_t n, uint64_t seed = 20261126);
 

@@ -1,6 +1,7 @@
 #include "src/attention/bias_policy.h"
 
 #include <cmath>
+#include <sstream>
 #include <stdexcept>
 
 #include "src/util/parse.h"
@@ -9,11 +10,35 @@ namespace eie {
 
 std::vector<std::string> bias_policy_names() { return {"none", "fixed", "logn", "sqrtn", "entropy"}; }
 
-BiasSpec parse_bias_spec(const std::string& text) {
+namespace {
+BiasParts parse_parts(const std::string& text, const std::string& spec) {
+  if (text == "all") return {};
+  BiasParts parts{false, false, false};
+  std::stringstream list(text);
+  for (std::string part; std::getline(list, part, ',');) {
+    if (part == "encoder") parts.encoder = true;
+    else if (part == "glimpse") parts.glimpse = true;
+    else if (part == "pointer") parts.pointer = true;
+    else {
+      throw std::invalid_argument("--bias '" + spec + "': where it applies is all or a comma list "
+                                  "of encoder, glimpse, pointer; got '" + text + "'");
+    }
+  }
+  return parts;
+}
+}  // namespace
+
+BiasSpec parse_bias_spec(const std::string& whole) {
+  const auto at = whole.rfind('@');
+  const std::string text = whole.substr(0, at);
   const auto colon = text.find(':');
   BiasSpec spec{text.substr(0, colon), std::nullopt, ""};
+  if (at != std::string::npos) {
+    spec.parts_text = whole.substr(at + 1);
+    spec.parts = parse_parts(spec.parts_text, whole);
+  }
   const std::string argument = colon == std::string::npos ? "" : text.substr(colon + 1);
-  if (spec.name.empty() && text.empty()) return spec;
+  if (spec.name.empty() && whole.empty()) return spec;
   if (spec.name == "none" || spec.name == "entropy") {
     if (spec.name == "none" && colon != std::string::npos) {
       throw std::invalid_argument("--bias none takes no argument: '" + text + "'");
@@ -48,7 +73,8 @@ double bias_growth(const std::string& name, int64_t n, int64_t train_n) {
 
 std::string bias_label(const BiasSpec& spec) {
   if (spec.as_trained()) return "";
-  return "bias " + spec.name + (spec.beta ? " " + shortest_text(*spec.beta) : "");
+  return "bias " + spec.name + (spec.beta ? " " + shortest_text(*spec.beta) : "") +
+         (spec.parts_text == "all" ? "" : " (" + spec.parts_text + ")");
 }
 
 }  // namespace eie

@@ -1,7 +1,8 @@
 #pragma once
 
 // How a distance bias follows the instance size at inference (--bias, the bench
-// files' `bias`): "NAME[:BETA]", or "entropy[:FILE]".
+// files' `bias`): "NAME[:BETA][@PARTS]", or "entropy[:FILE][@PARTS]", PARTS where it
+// applies: all (default) or a comma list of encoder, glimpse, pointer.
 //   (empty)  as trained: the network's trained betas, or no bias without them
 //   none     no bias
 //   fixed    beta at every n
@@ -18,10 +19,19 @@
 
 namespace eie {
 
+// Where a bias applies (elsewhere: none).
+struct BiasParts {
+  bool encoder = true;
+  bool glimpse = true;
+  bool pointer = true;
+};
+
 struct BiasSpec {
   std::string name;            // "" (as trained), none, fixed, logn, sqrtn, entropy
   std::optional<double> beta;  // BETA as given
   std::string file;            // entropy's cache ("" for none)
+  BiasParts parts{};           // where it applies
+  std::string parts_text = "all";  // as written
   [[nodiscard]] bool as_trained() const { return name.empty(); }
   [[nodiscard]] bool calibrated() const { return name == "entropy"; }
 };

@@ -44,16 +44,38 @@ void write_rows(std::ostream& csv, int64_t n, const std::string& layer,
   }
 }
 
-// Plots the datablock $entropy (the CSV).
-std::string plot_script(const std::vector<std::string>& layers, const std::string& title) {
+// Rows of every probe of `probes` at size n; their layer names (suffixed by `tag`).
+std::vector<std::string> write_probes(std::ostream& csv, int64_t n, const nn::EntropyProbes& probes,
+                                      bool per_head, const std::string& tag) {
+  std::vector<std::string> layers;
+  for (size_t l = 0; l < probes.encoder.size(); ++l) {
+    layers.push_back("encoder" + std::to_string(l + 1) + tag);
+    write_rows(csv, n, layers.back(), probes.encoder[l], per_head);
+  }
+  for (const auto& [name, probe] : {std::pair{"glimpse", &probes.glimpse},
+                                    std::pair{"pointer", &probes.pointer}}) {
+    if (probe->rows() == 0) continue;
+    layers.push_back(name + tag);
+    write_rows(csv, n, layers.back(), *probe, per_head);
+  }
+  return layers;
+}
+
+// Plots the datablock $entropy (the CSV): a colour per layer; the layers of
+// `reference` (the same without the bias) dashed in their layer's colour.
+std::string plot_script(const std::vector<std::string>& layers,
+                        const std::vector<std::string>& reference, const std::string& title) {
   std::ostringstream s;
   s << "set datafile separator ','\nset logscale x 2\nset grid\nset key top left\n"
     << "set xlabel 'n'\nset ylabel 'mean attention entropy (nats)'\nset title "
     << gnuplot_quote(title) << "\nplot ";
-  for (size_t l = 0; l < layers.size(); ++l) {
-    s << (l ? ", " : "") << "$entropy using 1:(strcol(2) eq '" << layers[l]
-      << "' && strcol(3) eq 'all' ? $4 : 1/0) with linespoints title '" << layers[l] << "'";
-  }
+  const auto line = [&](const std::string& layer, size_t colour, bool dashed) {
+    return "$entropy using 1:(strcol(2) eq '" + layer +
+           "' && strcol(3) eq 'all' ? $4 : 1/0) with linespoints linecolor " +
+           std::to_string(colour + 1) + (dashed ? " dashtype 3" : "") + " title '" + layer + "'";
+  };
+  for (size_t l = 0; l < layers.size(); ++l) s << (l ? ", " : "") << line(layers[l], l, false);
+  for (size_t l = 0; l < reference.size(); ++l) s << ", " << line(reference[l], l, true);
   s << ", log(x) with lines dashtype 2 title 'ln n (uniform)'\n";
   return s.str();
 }
@@ -69,7 +91,10 @@ int run_entropy(int argc, char** argv) {
       cxxopts::value<std::string>()->default_value("100,200,400,800,1600"))(
       "instances", "fresh instances per size (default: about 3,200 attention rows per layer)",
       cxxopts::value<int64_t>())("per-head", "one row per head instead of the mean over heads")(
-      "out", "CSV file: n,layer,head,mean,std", cxxopts::value<std::string>())(
+      "out",
+      "CSV file: n,layer,head,mean,std (with --bias, also each layer without it: "
+      "'LAYER (no bias)')",
+      cxxopts::value<std::string>())(
       "plot", "PNG plot of the per-layer means (gnuplot)", cxxopts::value<std::string>());
   add_problem_flags(options);
   add_attention_flags(options);
@@ -88,23 +113,24 @@ int run_entropy(int argc, char** argv) {
   auto agent = load_agent(model, problem);
   agent->network().to(common.device);
   const auto config = attention_config(args, *agent, sizes);
+  // A bias's effect: the same setting without it, beside.
+  const bool compare = !config.bias.as_trained() && config.bias.name != "none";
+  auto unbiased = config;
+  unbiased.bias = parse_bias_spec("none");
 
   std::ostringstream csv;
   csv << "n,layer,head,mean,std\n";
-  std::vector<std::string> layers;
+  std::vector<std::string> layers, reference;
   Progress progress("entropy", static_cast<int64_t>(sizes.size()));
   for (const auto n : sizes) {
     const int64_t count = args.count("instances") ? at_least(args, "instances", 1)
                                                   : measurement_count(n);
-    const auto probes = measure_entropy(*agent, config, n, count, common.seed, true);
-    layers.clear();
-    for (size_t l = 0; l < probes.encoder.size(); ++l) {
-      layers.push_back("encoder" + std::to_string(l + 1));
-      write_rows(csv, n, layers.back(), probes.encoder[l], per_head);
-    }
-    if (probes.glimpse.rows() > 0) {
-      layers.push_back("glimpse");
-      write_rows(csv, n, "glimpse", probes.glimpse, per_head);
+    layers = write_probes(csv, n, measure_entropy(*agent, config, n, count, common.seed, true),
+                          per_head, "");
+    if (compare) {
+      reference = write_probes(
+          csv, n, measure_entropy(*agent, unbiased, n, count, common.seed, true), per_head,
+          " (no bias)");
     }
     progress.advance(1);
   }
@@ -112,7 +138,9 @@ int run_entropy(int argc, char** argv) {
   file.write(csv.str());
   if (args.count("plot")) {
     gnuplot_png(args["plot"].as<std::string>(),
-                plot_script(layers, std::filesystem::path(model).filename().string()),
+                plot_script(layers, reference,
+                            std::filesystem::path(model).filename().string() +
+                                (compare ? ", " + bias_label(config.bias) : "")),
                 {{"entropy", csv.str()}});
   }
   file.commit();

@@ -138,8 +138,9 @@ void add_attention_flags(cxxopts::Options& options) {
       "bias",
       "distance bias beta * d_ij subtracted from attention scores, its beta following n: "
       "none, fixed[:BETA], logn[:BETA] (beta ln n / ln N), sqrtn[:BETA] (beta sqrt(n / N)), "
-      "or entropy[:FILE] (per layer, matching the entropy at N; FILE caches the table). "
-      "Without BETA: the model's trained betas (default: as trained)",
+      "or entropy[:FILE] (per layer, matching the entropy at N; FILE caches the table), then "
+      "@PARTS where it applies: all, or a comma list of encoder, glimpse, pointer (e.g. "
+      "logn:4@glimpse,pointer). Without BETA: the model's trained betas (default: as trained)",
       cxxopts::value<std::string>());
 }
 

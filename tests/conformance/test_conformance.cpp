@@ -80,6 +80,9 @@ std::vector<std::pair<std::string, AttentionConfig>> attention_settings(
       biased.bias = BiasSpec{name, 3.0, ""};
       out.emplace_back(std::string("bias_") + name, biased);
     }
+    AttentionConfig pointer;
+    pointer.bias = parse_bias_spec("sqrtn:3@glimpse,pointer");
+    out.emplace_back("bias_sqrtn_decoder", pointer);
     AttentionConfig entropy;
     entropy.bias = BiasSpec{"entropy", std::nullopt, ""};
     entropy.calibrated_bias = std::make_shared<const LayerTable>(
