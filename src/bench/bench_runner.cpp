@@ -126,8 +126,10 @@ BenchResult run_bench(const BenchConfig& c, uint64_t seed_offset,
   std::vector<BiasSpec> biases;
   for (const auto& text : c.biases) {
     biases.push_back(parse_bias_spec(text));
-    if (biases.back().calibrated() && !biases.back().file.empty() && c.models.size() > 1) {
-      throw std::invalid_argument("bias '" + text + "': a calibration file belongs to one model");
+    if (biases.back().calibrated() && !biases.back().file.empty() &&
+        (c.models.size() > 1 || scales.size() > 1)) {
+      throw std::invalid_argument("bias '" + text +
+                                  "': a calibration file belongs to one model and one scale");
     }
   }
   std::vector<Decoding> decodes;
