@@ -124,6 +124,30 @@ TEST(Bench, ClassicalRowsOnTinyInstances) {
   EXPECT_NE(header.find(",solving_peak_mib,"), std::string::npos) << header;
 }
 
+// Rows for each scale and bias; row names with commas stay one CSV field.
+TEST(Bench, BiasRowsAndQuotedRowNames) {
+  const auto dir = test::scratch_dir("bench-bias");
+  auto agent = make_agent(make_problem("tsp"), test::small_network(32, 4, 32, 2), 10);
+  save_model(*agent, dir / "m.h5");
+  std::ofstream(dir / "b.toml") << "name = \"b\"\nsizes = [12]\ninstances = 3\nmodels = [\""
+                                << (dir / "m.h5").string()
+                                << "\"]\nscales = [\"sqrt\", \"infoscale\"]\n"
+                                   "bias = [\"none\", \"logn:2@glimpse,pointer\"]\n";
+  const auto config = read_bench_config(dir / "b.toml");
+  const auto result = run_bench(config, 0, [](int64_t) {});
+  EXPECT_EQ(result.rows, (std::vector<std::string>{
+                             "sqrt, bias none", "sqrt, bias logn 2 (glimpse,pointer)",
+                             "infoscale, bias none", "infoscale, bias logn 2 (glimpse,pointer)"}));
+  write_bench_tables(config, result, "eie bench b.toml", dir);
+  std::ifstream csv(dir / "b.csv");
+  std::string line;
+  std::getline(csv, line);
+  std::getline(csv, line);
+  EXPECT_EQ(line.rfind("\"sqrt, bias none\",12,", 0), 0u) << line;
+  std::ofstream(dir / "bad.toml") << "sizes = [12]\nmethods = [\"nn\"]\nbias = [\"near\"]\n";
+  EXPECT_THROW((void)read_bench_config(dir / "bad.toml"), std::invalid_argument);
+}
+
 TEST(BenchConfig, PaperCvrpProtocolHasACapacityBlockEach) {
   for (const auto* name : {"cvrp_paper.toml", "cvrp_paper_shipped.toml"}) {
     const auto c = read_bench_config(std::filesystem::path(EIE_SOURCE_DIR) / "experiments" / name);

@@ -15,6 +15,7 @@
 #include "src/agent/strategies.h"
 #include "src/problem/registry.h"
 #include "src/util/atomic_path.h"
+#include "src/util/csv.h"
 #include "src/util/parse.h"
 #include "src/util/peak_memory.h"
 
@@ -288,7 +289,7 @@ void write_bench_tables(const BenchConfig& c, const BenchResult& r, const std::s
       }
       md << " |";
       const double per_instance = cell.seconds / static_cast<double>(cell.costs.size());
-      csv << row << ',' << n << ',' << objective.shown(mean) << ',' << spread << ','
+      csv << csv_field(row) << ',' << n << ',' << objective.shown(mean) << ',' << spread << ','
           << (std::isnan(gap) ? std::string() : std::to_string(gap)) << ',' << per_instance << ','
           << (std::isnan(cell.peak_mib) ? std::string() : std::to_string(cell.peak_mib)) << ','
           << cell.repetition_means.size() << ',' << cell.costs.size() << '\n';
