@@ -1,7 +1,11 @@
 #include "problems/bpp3d/bpp_instance_file.h"
 
+#include <cstdio>
+#include <stdexcept>
+
 #include "problems/bpp3d/actions.h"
 #include "problems/bpp3d/bpp_file.h"
+#include "problems/bpp3d/packing_picture.h"
 #include "problems/bpp3d/problem.h"
 
 namespace eie::bpp3d {
@@ -31,6 +35,39 @@ std::map<std::string, double> BppInstanceFile::measures(const torch::Tensor& act
 void BppInstanceFile::write_solution(const std::filesystem::path& path,
                                      const torch::Tensor& actions) const {
   write_placements(path, data_, replay(data_, actions_vector(actions)));
+}
+
+Picture BppInstanceFile::picture(const std::vector<Placement>& placements,
+                                 std::optional<double> optimum) const {
+  const auto height = check_packing(data_, placements);
+  char rate[32];
+  std::snprintf(rate, sizeof rate, "%.1f%%", 100 * load_rate(data_, height));
+  return packing_picture(data_, placements,
+                         name_ + ": " + std::to_string(data_.boxes.size()) + " boxes, height " +
+                             std::to_string(height) + gap_text(static_cast<double>(height), optimum) +
+                             ", load rate " + rate);
+}
+
+Picture BppInstanceFile::picture(const torch::Tensor& actions, std::optional<double> optimum) const {
+  return picture(replay(data_, actions_vector(actions)), optimum);
+}
+
+Picture BppInstanceFile::picture(const std::filesystem::path& solution,
+                                 std::optional<double> optimum) const {
+  const auto packed = read_placements(solution);
+  if (packed.length != data_.length || packed.width != data_.width) {
+    throw std::invalid_argument(solution.string() + ": packed on a " +
+                                std::to_string(packed.length) + "x" + std::to_string(packed.width) +
+                                " base, the instance's is " + std::to_string(data_.length) + "x" +
+                                std::to_string(data_.width));
+  }
+  try {
+    (void)check_packing(data_, packed.placements);
+  } catch (const std::logic_error& e) {
+    throw std::invalid_argument(solution.string() + ": not a packing of " + name_ + ": " +
+                                e.what());
+  }
+  return picture(packed.placements, optimum);
 }
 
 }  // namespace eie::bpp3d

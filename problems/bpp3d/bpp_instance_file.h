@@ -1,6 +1,7 @@
 #pragma once
 
 #include "problems/bpp3d/box.h"
+#include "problems/bpp3d/packing.h"
 #include "src/problem/instance_file.h"
 
 namespace eie::bpp3d {
@@ -16,8 +17,14 @@ class BppInstanceFile final : public InstanceFile {
   [[nodiscard]] std::map<std::string, double> measures(const torch::Tensor& actions) const override;
   void write_solution(const std::filesystem::path& path,
                       const torch::Tensor& actions) const override;
+  [[nodiscard]] Picture picture(const torch::Tensor& actions,
+                                std::optional<double> optimum) const override;
+  [[nodiscard]] Picture picture(const std::filesystem::path& solution,
+                                std::optional<double> optimum) const override;
 
  private:
+  [[nodiscard]] Picture picture(const std::vector<Placement>& placements,
+                                std::optional<double> optimum) const;
   BppData data_;      // as read
   std::string name_;  // file stem
 };

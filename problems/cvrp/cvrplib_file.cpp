@@ -1,6 +1,10 @@
 #include "problems/cvrp/cvrplib_file.h"
 
+#include <stdexcept>
+
 #include "problems/cvrp/problem.h"
+#include "problems/cvrp/routes_picture.h"
+#include "src/util/parse.h"
 
 namespace eie::cvrp {
 
@@ -49,6 +53,29 @@ void CvrplibFile::write_solution(const std::filesystem::path& path,
                                  const torch::Tensor& actions) const {
   const auto routes = routes_of(actions);
   write_sol(path, routes, cvrplib_length(instance_.data, routes));
+}
+
+Picture CvrplibFile::picture(const Routes& routes, std::optional<double> optimum) const {
+  const auto cost = static_cast<double>(cvrplib_length(instance_.data, routes));
+  return routes_picture(instance_.data, routes,
+                        instance_.name + ": cost " + shortest_text(cost) + gap_text(cost, optimum) +
+                            ", " + loads_text(instance_.data, routes));
+}
+
+Picture CvrplibFile::picture(const torch::Tensor& actions, std::optional<double> optimum) const {
+  return picture(routes_of(actions), optimum);
+}
+
+Picture CvrplibFile::picture(const std::filesystem::path& solution,
+                             std::optional<double> optimum) const {
+  const auto sol = read_sol(solution);
+  try {
+    check_routes(instance_.data, sol.routes);
+  } catch (const std::logic_error& e) {
+    throw std::invalid_argument(solution.string() + ": not a solution of " + instance_.name +
+                                ": " + e.what());
+  }
+  return picture(sol.routes, optimum);
 }
 
 }  // namespace eie::cvrp

@@ -17,8 +17,13 @@ class CvrplibFile final : public InstanceFile {
   [[nodiscard]] std::map<std::string, double> measures(const torch::Tensor& actions) const override;
   void write_solution(const std::filesystem::path& path,
                       const torch::Tensor& actions) const override;
+  [[nodiscard]] Picture picture(const torch::Tensor& actions,
+                                std::optional<double> optimum) const override;
+  [[nodiscard]] Picture picture(const std::filesystem::path& solution,
+                                std::optional<double> optimum) const override;
 
  private:
+  [[nodiscard]] Picture picture(const Routes& routes, std::optional<double> optimum) const;
   CvrplibInstance instance_;  // as read, original coordinates
 };
 

@@ -1,7 +1,11 @@
 #include "problems/tsp/tsplib_file.h"
 
+#include <stdexcept>
+
 #include "problems/tsp/problem.h"
 #include "problems/tsp/tensors.h"
+#include "problems/tsp/tour_picture.h"
+#include "src/util/parse.h"
 
 namespace eie::tsp {
 
@@ -28,6 +32,29 @@ void TsplibFile::write_solution(const std::filesystem::path& path,
                                 const torch::Tensor& actions) const {
   const auto tour = tour_of(actions);
   write_tour(path, instance_.name, tour, tsplib_length(instance_, tour));
+}
+
+Picture TsplibFile::picture(const Tour& tour, std::optional<double> optimum) const {
+  const auto cost = static_cast<double>(tsplib_length(instance_, tour));
+  return tour_picture(instance_.cities, tour,
+                      instance_.name + ": " + std::to_string(tour.size()) + " cities, cost " +
+                          shortest_text(cost) + gap_text(cost, optimum));
+}
+
+Picture TsplibFile::picture(const torch::Tensor& actions, std::optional<double> optimum) const {
+  return picture(tour_of(actions), optimum);
+}
+
+Picture TsplibFile::picture(const std::filesystem::path& solution,
+                            std::optional<double> optimum) const {
+  const auto tour = read_tour(solution);
+  try {
+    check_tour(tour, static_cast<int64_t>(instance_.cities.size()));
+  } catch (const std::logic_error& e) {
+    throw std::invalid_argument(solution.string() + ": not a tour of " + instance_.name + ": " +
+                                e.what());
+  }
+  return picture(tour, optimum);
 }
 
 }  // namespace eie::tsp

@@ -15,9 +15,14 @@ class TsplibFile final : public InstanceFile {
   [[nodiscard]] std::map<std::string, double> measures(const torch::Tensor& actions) const override;
   void write_solution(const std::filesystem::path& path,
                       const torch::Tensor& actions) const override;
+  [[nodiscard]] Picture picture(const torch::Tensor& actions,
+                                std::optional<double> optimum) const override;
+  [[nodiscard]] Picture picture(const std::filesystem::path& solution,
+                                std::optional<double> optimum) const override;
 
  private:
   [[nodiscard]] Tour tour_of(const torch::Tensor& actions) const;
+  [[nodiscard]] Picture picture(const Tour& tour, std::optional<double> optimum) const;
   TsplibInstance instance_;  // as read, original coordinates
 };
 

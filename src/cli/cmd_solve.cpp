@@ -110,9 +110,12 @@ int run_solve(int argc, char** argv) {
                                      cxxopts::value<int64_t>())(
       "optimum", "known optimal cost: prints the gap", cxxopts::value<double>())(
       "out", "solution file for an instance file (.tour, .sol, placements)",
-      cxxopts::value<std::string>())("json", "print one JSON object");
+      cxxopts::value<std::string>())("json", "print one JSON object")(
+      "plot", "PNG picture of the solution of an instance file (gnuplot)",
+      cxxopts::value<std::string>());
   options.parse_positional({"file"});
   options.positional_help("[FILE]");
+  add_plot_size_flag(options);
   add_attention_flags(options);
   add_common_flags(options);
   cxxopts::ParseResult args;
@@ -121,6 +124,9 @@ int run_solve(int argc, char** argv) {
   const auto input = load_input(args);
   if (args.count("out") && !input.file)
     throw std::invalid_argument("--out applies to instance files only");
+  if (args.count("plot") && !input.file)
+    throw std::invalid_argument("--plot applies to instance files only");
+  const auto size = plot_size(args);
 
   const std::string method = args["method"].as<std::string>();
   const auto agent = method == "am" ? load_policy(args, input, common) : nullptr;
@@ -152,6 +158,13 @@ int run_solve(int argc, char** argv) {
     }
     report["count"] = costs.numel();
     report["seconds_per_instance"] = seconds / static_cast<double>(costs.numel());
+  }
+  // Drawn after everything is computed and before anything is printed: a picture
+  // changes neither, and a failed one fails the command before it reports success.
+  if (args.count("plot")) {
+    const auto optimum = args.count("optimum") ? std::optional<double>(positive(args, "optimum"))
+                                               : std::nullopt;
+    draw(input.file->picture(actions[0], optimum), args["plot"].as<std::string>(), size);
   }
   if (args.count("json")) {
     std::printf("%s\n", report.dump().c_str());

@@ -12,5 +12,6 @@ int run_import(int argc, char** argv);
 int run_fit_scale(int argc, char** argv);
 int run_bench(int argc, char** argv);
 int run_entropy(int argc, char** argv);
+int run_plot(int argc, char** argv);
 
 }  // namespace eie::cli

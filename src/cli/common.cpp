@@ -10,6 +10,8 @@
 #include <vector>
 
 #include "src/agent/attention_setup.h"
+#include "src/util/gnuplot.h"
+#include "src/util/parse.h"
 
 namespace eie::cli {
 
@@ -118,6 +120,33 @@ std::string problem_sizes() {
 
 std::filesystem::path shipped_model(const std::string& problem) {
   return std::filesystem::path(EIE_MODELS_DIR) / (problem + "100.h5");
+}
+
+void add_plot_size_flag(cxxopts::Options& options) {
+  options.add_options()("plot-size", "picture size WxH in pixels (default: per problem)",
+                        cxxopts::value<std::string>());
+}
+
+PlotSize plot_size(const cxxopts::ParseResult& r) {
+  if (!r.count("plot-size")) return {};
+  const auto text = r["plot-size"].as<std::string>();
+  const auto x = text.find('x');
+  if (x == std::string::npos) throw std::invalid_argument("--plot-size: expected WxH, got '" + text + "'");
+  const int64_t width = parse_int(text.substr(0, x), "--plot-size width");
+  const int64_t height = parse_int(text.substr(x + 1), "--plot-size height");
+  constexpr int64_t kLeast = 100, kMost = 10000;  // nothing legible below; memory above
+  for (const int64_t side : {width, height}) {
+    if (side < kLeast || side > kMost) {
+      throw std::invalid_argument("--plot-size: each side must be in " + std::to_string(kLeast) +
+                                  ".." + std::to_string(kMost) + ", got '" + text + "'");
+    }
+  }
+  return {static_cast<int>(width), static_cast<int>(height)};
+}
+
+void draw(const Picture& picture, const std::filesystem::path& path, PlotSize size) {
+  gnuplot_png(path, picture.script, picture.data, size.width ? size.width : picture.width,
+              size.height ? size.height : picture.height);
 }
 
 void add_attention_flags(cxxopts::Options& options) {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "src/agent/agent.h"
+#include "src/problem/picture.h"
 #include "src/problem/registry.h"
 
 namespace eie::cli {
@@ -43,6 +44,17 @@ void add_attention_flags(cxxopts::Options& options);
 // (calibrated scales are measured here, or read from their file).
 [[nodiscard]] AttentionConfig attention_config(const cxxopts::ParseResult& r, Agent& agent,
                                                const std::vector<int64_t>& sizes);
+
+// --plot-size WxH: the pixels of a picture (default: the picture's own).
+void add_plot_size_flag(cxxopts::Options& options);
+struct PlotSize {
+  int width = 0, height = 0;  // 0: the picture's own
+};
+// Throws std::invalid_argument for a malformed or out-of-range size (check it before
+// the work the picture is drawn from).
+[[nodiscard]] PlotSize plot_size(const cxxopts::ParseResult& r);
+// Draws `picture` as a PNG at `path` (atomically; gnuplot's failure is one line).
+void draw(const Picture& picture, const std::filesystem::path& path, PlotSize size);
 
 // The shipped model of a problem (results/models/<problem>100.h5).
 [[nodiscard]] std::filesystem::path shipped_model(const std::string& problem);

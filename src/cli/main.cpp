@@ -22,6 +22,7 @@ const Command kCommands[] = {
     {"import", eie::cli::run_import, "turn Kool et al. reference weights into an eie model"},
     {"bench", eie::cli::run_bench, "length-extrapolation tables from a TOML benchmark file"},
     {"entropy", eie::cli::run_entropy, "measured attention entropy per layer at several sizes"},
+    {"plot", eie::cli::run_plot, "draw a solution file on its instance file (PNG)"},
     {"fit-scale", eie::cli::run_fit_scale,
      "fit lambda(n): the EIE network and exact entropy roots"},
 };

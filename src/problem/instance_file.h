@@ -9,9 +9,11 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "src/problem/picture.h"
 #include "src/problem/problem.h"
 
 namespace eie {
@@ -32,6 +34,15 @@ class InstanceFile {
   // Writes the solution in the problem's solution format, atomically.
   virtual void write_solution(const std::filesystem::path& path,
                               const torch::Tensor& actions) const = 0;
+  // A picture of the solution `actions`, titled with the instance, its measures and
+  // the gap to `optimum` when known.
+  [[nodiscard]] virtual Picture picture(const torch::Tensor& actions,
+                                        std::optional<double> optimum) const = 0;
+  // The same for a solution file in the problem's solution format (written by eie or
+  // another solver), checked against this instance first: std::invalid_argument
+  // naming the file when it is malformed or does not solve this instance.
+  [[nodiscard]] virtual Picture picture(const std::filesystem::path& solution,
+                                        std::optional<double> optimum) const = 0;
 };
 
 }  // namespace eie
