@@ -55,6 +55,14 @@ Picture packing_picture(const BppData& data, const std::vector<Placement>& place
       }
     }
   }
+  // The map's colours span the top surface's relief: from its 5th percentile (a few
+  // deep holes would wash out the rest) to its highest point.
+  auto sorted = tops;
+  std::sort(sorted.begin(), sorted.end());
+  const int64_t lowest = sorted[sorted.size() / 20], highest = sorted.back();
+  // A tall packing drawn to scale would be a thin tower: its height is then drawn
+  // shorter (said in the panel's title).
+  const bool to_scale = height <= 2 * std::max(L, W);
   std::ostringstream map;  // a matrix: one row per y, one column per x
   for (int y = 0; y < W; ++y) {
     for (int x = 0; x < L; ++x) map << (x ? " " : "") << tops[static_cast<size_t>(x) * W + y];
@@ -64,11 +72,13 @@ Picture packing_picture(const BppData& data, const std::vector<Placement>& place
   script << "set termoption noenhanced\nset multiplot layout 1,2 title " << gnuplot_quote(title)
          << "\n"
          // Left: the boxes in 3D.
-         << "set view 62, 32\nset view equal xyz\nset xyplane at 0\nunset key\nunset colorbox\n"
+         << "set view 62, 32\nset view equal " << (to_scale ? "xyz" : "xy")
+         << "\nset xyplane at 0\nunset key\nunset colorbox\n"
          << "set pm3d depthorder border lc rgb 'black' lw " << (count > 300 ? 0.3 : 0.8) << '\n'
          << "set xrange [0:" << L << "]\nset yrange [0:" << W << "]\nset zrange [0:"
          << std::max<int64_t>(height, 1) << "]\nset tics font ',8'\nset xlabel 'x'\n"
-         << "set ylabel 'y'\nset title 'boxes, dark = placed first'\nsplot ";
+         << "set ylabel 'y'\nset title 'boxes, dark = placed first"
+         << (to_scale ? "" : " (height not to scale)") << "'\nsplot ";
   for (size_t band = 0; band < bands; ++band) {
     script << (band ? ", " : "") << "$faces index " << band << " with polygons fs solid 1.0 fc rgb '"
            << kOrderColours[band] << "'";
@@ -76,10 +86,10 @@ Picture packing_picture(const BppData& data, const std::vector<Placement>& place
   script << "\n"
          // Right: the height map seen from above.
          << "unset view\nset size ratio -1\nset xrange [-0.5:" << L - 0.5 << "]\nset yrange [-0.5:"
-         << W - 0.5 << "]\nset colorbox\nset cblabel 'height'\nset cbrange [0:"
-         << std::max<int64_t>(height, 1) << "]\n"
+         << W - 0.5 << "]\nset colorbox\nset cblabel 'height'\nset cbrange [" << lowest << ':'
+         << std::max(highest, lowest + 1) << "]\n"
          << "set palette defined (0 '#f7fbff', 1 '#6baed6', 2 '#08306b')\n"
-         << "set title 'height map, from above'\nplot $heights matrix with image\n"
+         << "set title 'top surface, from above'\nplot $heights matrix with image\n"
          << "unset multiplot\n";
   return {script.str(), {{"faces", faces.str()}, {"heights", map.str()}}, 1400, 700};
 }

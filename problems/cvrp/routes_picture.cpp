@@ -11,16 +11,30 @@
 namespace eie::cvrp {
 
 Picture routes_picture(const CvrpData& data, const Routes& routes, const std::string& title) {
-  std::ostringstream paths, customers;
+  // With many routes the legs to and from the depot would hide everything else: they
+  // are then drawn underneath in light grey, the routes' other edges in colour.
+  const bool grey_legs = routes.size() > 20;
+  std::ostringstream paths, legs, customers;
+  const auto visit = [](std::ostream& out, const Point& p, double hue) {
+    out << number(p.x) << ' ' << number(p.y) << ' ' << hue << '\n';
+  };
   for (size_t r = 0; r < routes.size(); ++r) {
+    if (routes[r].empty()) continue;
     // Hues a golden ratio apart: neighbouring routes never look alike.
     const double hue = std::fmod(0.618034 * static_cast<double>(r), 1.0);
-    const auto visit = [&](const Point& p) {
-      paths << number(p.x) << ' ' << number(p.y) << ' ' << hue << '\n';
-    };
-    visit(data.depot);
-    for (const auto id : routes[r]) visit(data.customers[static_cast<size_t>(id - 1)]);
-    visit(data.depot);
+    const auto& first = data.customers[static_cast<size_t>(routes[r].front() - 1)];
+    const auto& last = data.customers[static_cast<size_t>(routes[r].back() - 1)];
+    if (grey_legs) {
+      for (const auto& end : {first, last}) {
+        visit(legs, data.depot, 0);
+        visit(legs, end, 0);
+        legs << '\n';
+      }
+    } else {
+      visit(paths, data.depot, hue);
+    }
+    for (const auto id : routes[r]) visit(paths, data.customers[static_cast<size_t>(id - 1)], hue);
+    if (!grey_legs) visit(paths, data.depot, hue);
     paths << '\n';  // a blank line ends the route's line
   }
   const auto n = static_cast<int64_t>(data.customers.size());
@@ -34,7 +48,10 @@ Picture routes_picture(const CvrpData& data, const Routes& routes, const std::st
   std::ostringstream script;
   script << kMapPreamble << "set title " << gnuplot_quote(title) << '\n'
          << "set palette model HSV functions gray, 0.75, 0.8\nset cbrange [0:1]\nunset colorbox\n"
-         << "plot $routes using 1:2:3 with lines lw " << s.line << " lc palette, "
+         << "plot " << (grey_legs ? "$legs using 1:2 with lines lw " + number(0.5 * s.line) +
+                                         " lc rgb '#d0d0d0', "
+                                   : std::string())
+         << "$routes using 1:2:3 with lines lw " << s.line << " lc palette, "
          << "$customers using 1:2:3 with points pt 7 ps variable lc rgb '#333333', "
          << "$depot using 1:2 with points pt 5 ps " << std::max(1.5, 4 * s.point)
          << " lc rgb 'black'\n";
@@ -42,6 +59,7 @@ Picture routes_picture(const CvrpData& data, const Routes& routes, const std::st
   everything.push_back(data.depot);
   return map_picture(script.str(),
                      {{"routes", paths.str()},
+                      {"legs", legs.str()},
                       {"customers", customers.str()},
                       {"depot", number(data.depot.x) + ' ' + number(data.depot.y) + '\n'}},
                      everything);
