@@ -21,5 +21,4 @@ mkdir -p "$out"
   --out "$run" "$@"
 "$eie" gen --problem tsp --n 20 --count 1000 --seed 4242 --out "$run/held-out.h5" >/dev/null
 "$eie" solve --dataset "$run/held-out.h5" --model "$run/model.h5" --threads "$threads" --json | tee "$out/result.json"
-cp "$run/log.csv" "$run/model.h5" "$out/"
-experiments/plot_training.sh "$out/log.csv" "$out/curve.png" "TSP20 from scratch, 10 minutes on $threads thread(s) $*"
+cp "$run/log.csv" "$run/model.h5" "$run/curve.png" "$out/"  # train redraws curve.png every epoch

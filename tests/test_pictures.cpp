@@ -101,6 +101,21 @@ TEST(Pictures, ASolutionOfAnotherInstanceIsRefusedAndNothingIsDrawn) {
                        "give an INSTANCE file and its SOLUTION file");
 }
 
+// Beside its tables, a bench draws them; a training run redraws its curve every epoch.
+TEST(Pictures, BenchTablesAndTrainingCurves) {
+  const auto dir = test::scratch_dir("pictures-bench-train");
+  std::ofstream(dir / "tiny.toml") << "sizes = [10, 20]\ninstances = 3\nmethods = [\"nn\", \"farthest\"]\n";
+  const auto bench = eie("bench " + (dir / "tiny.toml").string() + " --out " + dir.string());
+  ASSERT_EQ(bench.exit_code, 0) << bench.stderr;
+  EXPECT_EQ(png_size(dir / "tiny.png"), (std::pair<int64_t, int64_t>{1400, 600}));
+  const auto run = dir / "run";
+  const auto train = eie("train --n 8 --epochs 2 --steps 2 --batch 8 --val-size 8 "
+                         "--baseline-eval-size 8 --embed-dim 16 --heads 2 --ff-hidden 16 --out " +
+                         run.string());
+  ASSERT_EQ(train.exit_code, 0) << train.stderr;
+  EXPECT_EQ(png_size(run / "curve.png"), (std::pair<int64_t, int64_t>{1200, 480}));
+}
+
 TEST(Pictures, WithoutGnuplotOneLineAndNoFile) {
   const auto dir = test::scratch_dir("pictures-no-gnuplot");
   const auto files = small_instances(dir);
@@ -109,16 +124,33 @@ TEST(Pictures, WithoutGnuplotOneLineAndNoFile) {
                 .exit_code,
             0);
   const std::string path = std::getenv("PATH") ? std::getenv("PATH") : "";
+  std::ofstream(dir / "tiny.toml") << "sizes = [10]\ninstances = 2\nmethods = [\"nn\"]\n";
   setenv("PATH", "/nonexistent", 1);  // the shell finds no gnuplot
   const auto solved = eie("solve " + files[0].instance.string() + " --method nn --plot " +
                           (dir / "a.png").string());
   const auto plotted = eie("plot " + files[0].instance.string() + " " +
                            (dir / "five.tour").string() + " --out " + (dir / "b.png").string());
+  const auto bench = eie("bench " + (dir / "tiny.toml").string() + " --out " + dir.string());
+  const auto train = eie("train --n 8 --epochs 2 --steps 1 --batch 8 --val-size 8 "
+                         "--baseline-eval-size 8 --embed-dim 16 --heads 2 --ff-hidden 16 --out " +
+                         (dir / "run").string());
   setenv("PATH", path.c_str(), 1);
   expect_clean_failure(solved, "gnuplot");
   expect_clean_failure(plotted, "gnuplot");
   EXPECT_FALSE(std::filesystem::exists(dir / "a.png"));
   EXPECT_FALSE(std::filesystem::exists(dir / "b.png"));
+  // Tables and training go on: one warning line each, no picture.
+  EXPECT_EQ(bench.exit_code, 0) << bench.stderr;
+  EXPECT_TRUE(std::filesystem::exists(dir / "tiny.md"));
+  EXPECT_FALSE(std::filesystem::exists(dir / "tiny.png"));
+  EXPECT_EQ(train.exit_code, 0) << train.stderr;
+  EXPECT_TRUE(std::filesystem::exists(dir / "run" / "model.h5"));
+  EXPECT_FALSE(std::filesystem::exists(dir / "run" / "curve.png"));
+  for (const auto* out : {&bench.stderr, &train.stderr}) {
+    EXPECT_NE(out->find("warning: no"), std::string::npos) << *out;
+    const auto first = out->find("warning");
+    EXPECT_EQ(out->find("warning", first + 1), std::string::npos) << *out;  // once
+  }
 }
 
 }  // namespace

@@ -1,4 +1,5 @@
 // eie bench: length-extrapolation tables from a TOML description.
+#include "src/bench/bench_picture.h"
 #include "src/bench/bench_runner.h"
 #include "src/cli/commands.h"
 #include "src/cli/common.h"
@@ -37,7 +38,14 @@ int run_bench(int argc, char** argv) {
   const auto result = run_bench(config, common.seed == 1234 ? 0 : common.seed,
                                 [&](int64_t done) { bar.advance(done); });
   write_bench_tables(config, result, command, out);
-  std::printf("wrote %s/%s.md and .csv\n", out.c_str(), config.name.c_str());
+  // The tables are the result: a picture that cannot be drawn is a warning.
+  try {
+    draw(bench_picture(config, result), out / (config.name + ".png"), {});
+    std::printf("wrote %s/%s.md, .csv and .png\n", out.c_str(), config.name.c_str());
+  } catch (const std::runtime_error& e) {
+    std::fprintf(stderr, "eie bench: warning: no picture: %s\n", e.what());
+    std::printf("wrote %s/%s.md and .csv\n", out.c_str(), config.name.c_str());
+  }
   return 0;
 }
 

@@ -17,7 +17,9 @@
 #include "src/io/model_format.h"
 #include "src/train/multistart.h"
 #include "src/train/rollout_baseline.h"
+#include "src/train/training_curve.h"
 #include "src/util/atomic_path.h"
+#include "src/util/gnuplot.h"
 #include "src/util/progress.h"
 
 namespace eie {
@@ -249,12 +251,16 @@ void train(Agent& agent, const TrainerOptions& o) {
   double cpu_offset = progress.cpu_seconds - cpu_at_start;  // the run's CPU time: offset + now
   const auto cpu_spent = [&] { return cpu_offset + process_cpu_seconds(); };
   const auto cpu_left = [&] { return o.cpu_budget <= 0 || cpu_spent() < o.cpu_budget; };
-  const auto run_start = std::chrono::steady_clock::now();
+  auto run_start = std::chrono::steady_clock::now();  // moved on by the time pictures take
   const auto budget_left = [&] {  // fraction of the time budget not yet spent
     if (o.time_budget <= 0) return 1.0;
     const std::chrono::duration<double> spent = std::chrono::steady_clock::now() - run_start;
     return std::max(0.0, 1.0 - spent.count() / o.time_budget);
   };
+  // curve.png, redrawn after every epoch.
+  const std::string curve_title = o.out_dir.filename().string() + ": " + agent.problem().name() +
+                                  ", n = " + std::to_string(o.n);
+  bool draw_curve = true;
   Progress bar("train", (o.epochs - progress.epoch) * o.steps);
   for (int64_t epoch = progress.epoch; epoch < o.epochs && budget_left() > 0 && cpu_left();
        ++epoch) {
@@ -317,6 +323,17 @@ void train(Agent& agent, const TrainerOptions& o) {
     save_model(agent, o.out_dir / "model.h5");
     // The policy that won the last t-test: usually the one to ship.
     if (verdict.replaced) save_model(baseline->agent(), o.out_dir / "baseline.h5");
+    if (draw_curve) {  // not counted against either budget
+      const auto drawing = std::chrono::steady_clock::now();
+      try {
+        const auto curve = training_curve(rows, curve_title);
+        gnuplot_png(o.out_dir / "curve.png", curve.script, curve.data, curve.width, curve.height);
+      } catch (const std::runtime_error& e) {
+        std::fprintf(stderr, "eie train: warning: no curve.png (training goes on): %s\n", e.what());
+        draw_curve = false;  // once: the next epoch would fail the same way
+      }
+      run_start += std::chrono::steady_clock::now() - drawing;
+    }
     cpu_offset = progress.cpu_seconds - process_cpu_seconds();  // validation and saving left out
     if (!::isatty(2)) std::fprintf(stderr, "%s\n", row);
   }
