@@ -175,8 +175,9 @@ int run_solve(int argc, char** argv) {
     for (const auto& [name, value] : report.items()) {
       if (name == "gap")
         std::printf("  gap %.2f%%", value.get<double>());
-      else if (name != "seconds")
-        std::printf("  %s %.6g", name.c_str(), value.get<double>());
+      else if (name != "seconds")  // integer costs in full (TSPLIB lengths reach millions)
+        std::printf(std::floor(value.get<double>()) == value.get<double>() ? "  %s %.0f" : "  %s %.6g",
+                    name.c_str(), value.get<double>());
     }
     std::printf("  time %.2f s\n", seconds);
   } else {
