@@ -61,12 +61,8 @@ Picture BppInstanceFile::picture(const std::filesystem::path& solution,
                                 " base, the instance's is " + std::to_string(data_.length) + "x" +
                                 std::to_string(data_.width));
   }
-  try {
-    (void)check_packing(data_, packed.placements);
-  } catch (const std::logic_error& e) {
-    throw std::invalid_argument(solution.string() + ": not a packing of " + name_ + ": " +
-                                e.what());
-  }
+  check_solution_file(solution, "a packing of " + name_,
+                      [&] { (void)check_packing(data_, packed.placements); });
   return picture(packed.placements, optimum);
 }
 

@@ -69,12 +69,8 @@ Picture CvrplibFile::picture(const torch::Tensor& actions, std::optional<double>
 Picture CvrplibFile::picture(const std::filesystem::path& solution,
                              std::optional<double> optimum) const {
   const auto sol = read_sol(solution);
-  try {
-    check_routes(instance_.data, sol.routes);
-  } catch (const std::logic_error& e) {
-    throw std::invalid_argument(solution.string() + ": not a solution of " + instance_.name +
-                                ": " + e.what());
-  }
+  check_solution_file(solution, "a solution of " + instance_.name,
+                      [&] { check_routes(instance_.data, sol.routes); });
   return picture(sol.routes, optimum);
 }
 

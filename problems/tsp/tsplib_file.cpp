@@ -48,12 +48,9 @@ Picture TsplibFile::picture(const torch::Tensor& actions, std::optional<double> 
 Picture TsplibFile::picture(const std::filesystem::path& solution,
                             std::optional<double> optimum) const {
   const auto tour = read_tour(solution);
-  try {
+  check_solution_file(solution, "a tour of " + instance_.name, [&] {
     check_tour(tour, static_cast<int64_t>(instance_.cities.size()));
-  } catch (const std::logic_error& e) {
-    throw std::invalid_argument(solution.string() + ": not a tour of " + instance_.name + ": " +
-                                e.what());
-  }
+  });
   return picture(tour, optimum);
 }
 

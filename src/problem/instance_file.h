@@ -7,9 +7,11 @@
 #include <torch/torch.h>
 
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -44,5 +46,16 @@ class InstanceFile {
   [[nodiscard]] virtual Picture picture(const std::filesystem::path& solution,
                                         std::optional<double> optimum) const = 0;
 };
+
+// Runs `check` on a solution read from `solution`; its std::logic_error becomes
+// std::invalid_argument "SOLUTION: not WHAT: why" (what = "a tour of kroA100").
+inline void check_solution_file(const std::filesystem::path& solution, const std::string& what,
+                                const std::function<void()>& check) {
+  try {
+    check();
+  } catch (const std::logic_error& e) {
+    throw std::invalid_argument(solution.string() + ": not " + what + ": " + e.what());
+  }
+}
 
 }  // namespace eie
