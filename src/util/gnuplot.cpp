@@ -1,8 +1,12 @@
 #include "src/util/gnuplot.h"
 
+#include <signal.h>
+
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <stdexcept>
+#include <string>
 #include <system_error>
 
 #include "src/util/atomic_path.h"
@@ -10,6 +14,22 @@
 namespace eie {
 
 namespace {
+
+// SIGPIPE ignored while it lives (the previous disposition restored after).
+class IgnoredSigpipe {
+ public:
+  IgnoredSigpipe() {
+    struct sigaction ignore {};
+    ignore.sa_handler = SIG_IGN;
+    ::sigaction(SIGPIPE, &ignore, &previous_);
+  }
+  ~IgnoredSigpipe() { ::sigaction(SIGPIPE, &previous_, nullptr); }
+  IgnoredSigpipe(const IgnoredSigpipe&) = delete;
+  IgnoredSigpipe& operator=(const IgnoredSigpipe&) = delete;
+
+ private:
+  struct sigaction previous_ {};
+};
 
 // A fresh directory only this process writes to; removed with everything in it.
 class PrivateDirectory {
@@ -58,7 +78,10 @@ void gnuplot_png(const std::filesystem::path& output, const std::string& script,
                  const std::map<std::string, std::string>& data, int width, int height) {
   const PrivateDirectory directory;
   const auto picture = directory.path() / "plot.png";
-  FILE* pipe = ::popen("gnuplot 2>&1", "w");
+  const auto errors = directory.path() / "errors";  // gnuplot's messages: never on our stdout
+  // A missing gnuplot closes the pipe at once: writing to it must fail, not kill us.
+  const IgnoredSigpipe ignored;
+  FILE* pipe = ::popen(("gnuplot 2>'" + errors.string() + "'").c_str(), "w");
   if (pipe == nullptr) throw std::runtime_error("cannot start gnuplot (install gnuplot-nox)");
   for (const auto& [name, text] : data) {
     std::fprintf(pipe, "$%s << EOD\n%s\nEOD\n", name.c_str(), text.c_str());
@@ -67,8 +90,13 @@ void gnuplot_png(const std::filesystem::path& output, const std::string& script,
                height, picture.c_str(), script.c_str());
   const int status = ::pclose(pipe);
   if (status != 0 || !std::filesystem::exists(picture)) {
+    std::ifstream messages(errors);
+    std::string first;
+    while (first.empty() && std::getline(messages, first)) {
+    }
     throw std::runtime_error("gnuplot failed writing " + output.string() +
-                             (status == 127 << 8 ? " (is gnuplot installed? gnuplot-nox)" : ""));
+                             (status == 127 << 8 ? " (is gnuplot installed? gnuplot-nox)"
+                                                 : first.empty() ? "" : ": " + first));
   }
   AtomicPath target(output);
   std::filesystem::copy_file(picture, target.temporary(),
