@@ -153,7 +153,7 @@ TEST(Cli, DistanceBiasFlags) {
   const auto biased = eie(solve + " --bias logn:2 --scale infoscale --window 10");
   EXPECT_EQ(biased.exit_code, 0) << biased.stderr;
   const auto table = (dir / "betas.csv").string();
-  const auto entropy = eie(solve + " --bias entropy:" + table);
+  const auto entropy = eie(solve + " --bias entropy:" + table + " --scale calibrated");
   EXPECT_EQ(entropy.exit_code, 0) << entropy.stderr;
   EXPECT_NE(slurp(table).find("30,pointer,"), std::string::npos);
   // Packing has no positions; training refuses the same, and a lone --bias-learn.

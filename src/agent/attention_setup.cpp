@@ -22,7 +22,6 @@ AttentionConfig attention_config(const AttentionSpec& spec, const BiasSpec& bias
     throw std::invalid_argument(flag + " needs node positions: " + positioned + " only");
   };
   if (config.window > 0) needs_positions("--window");
-  config.bias = bias;
   if (!bias.as_trained() && bias.name != "none") {
     needs_positions("--bias");
     const bool trained = agent.spec().count("distance_bias") > 0;
@@ -37,6 +36,8 @@ AttentionConfig attention_config(const AttentionSpec& spec, const BiasSpec& bias
     config.policy = make_scale_policy(spec.scale);
     config.scope = spec.scope;
   }
+  // Scales are calibrated without the bias, the bias with the scales it will meet.
+  config.bias = bias;
   if (bias.calibrated()) config.calibrated_bias = entropy_biases(agent, config, bias.file, sizes);
   return config;
 }
