@@ -108,6 +108,14 @@ TEST(Pictures, BenchTablesAndTrainingCurves) {
   const auto bench = eie("bench " + (dir / "tiny.toml").string() + " --out " + dir.string());
   ASSERT_EQ(bench.exit_code, 0) << bench.stderr;
   EXPECT_EQ(png_size(dir / "tiny.png"), (std::pair<int64_t, int64_t>{1400, 600}));
+  // A table with a bound row (packing) draws each row's gap to it.
+  std::ofstream(dir / "packed.toml") << "problem = \"bpp3d\"\nbases = [\"60x50\", \"80x60\"]\n"
+                                        "sizes = [8, 12]\ninstances = 2\nmethods = [\"heightmap\"]\n"
+                                        "bound = true\n";
+  const auto packed = eie("bench " + (dir / "packed.toml").string() + " --out " + dir.string());
+  ASSERT_EQ(packed.exit_code, 0) << packed.stderr;
+  EXPECT_EQ(packed.stderr.find("warning"), std::string::npos) << packed.stderr;
+  EXPECT_EQ(png_size(dir / "packed.png"), (std::pair<int64_t, int64_t>{1400, 600}));
   const auto run = dir / "run";
   const auto train = eie("train --n 8 --epochs 2 --steps 2 --batch 8 --val-size 8 "
                          "--baseline-eval-size 8 --embed-dim 16 --heads 2 --ff-hidden 16 --out " +
