@@ -29,7 +29,7 @@ const Command kCommands[] = {
 
 void usage(FILE* out) {
   std::fprintf(out, "usage: eie <command> [options]   (eie <command> --help for its options)\n\n");
-  for (const auto& c : kCommands) std::fprintf(out, "  %-8s %s\n", c.name, c.summary);
+  for (const auto& c : kCommands) std::fprintf(out, "  %-9s %s\n", c.name, c.summary);
 }
 
 }  // namespace
