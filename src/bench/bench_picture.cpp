@@ -62,7 +62,10 @@ Picture bench_picture(const BenchConfig& c, const BenchResult& r) {
   std::string sizes;  // the table's sizes as the x tics
   for (const auto n : c.sizes) sizes += (sizes.empty() ? "" : ", ") + std::to_string(n);
   script << "set termoption noenhanced\nset multiplot layout 1,2 title " << gnuplot_quote(c.name)
-         << "\nset logscale x 2\nset xtics (" << sizes << ")\nset autoscale xfix\n"
+         << "\nset logscale x 2\nset xtics (" << sizes << ")\n"
+         << (c.sizes.size() > 1 ? std::string("set autoscale xfix\n")  // one size: a range around it
+                                : "set xrange [" + std::to_string(c.sizes[0] / 2) + ":" +
+                                      std::to_string(c.sizes[0] * 2) + "]\n")
          << "set offsets graph 0.05, graph 0.05, 0, 0\nset format y '%g'\nset grid\n"
          << "set xlabel 'n'\nset key top left font ',9'\n"
          << "set ylabel " << gnuplot_quote(y_label) << "\nplot " << plot_rows("1:2") << '\n'
