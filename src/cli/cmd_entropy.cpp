@@ -1,6 +1,7 @@
 // eie entropy: the attention entropy a model actually has, per layer (and head),
 // at several sizes and attention settings: evidence that a method keeps it invariant.
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include "src/agent/calibration.h"
@@ -29,10 +30,14 @@ std::vector<int64_t> parse_sizes(const std::string& text) {
   return sizes;
 }
 
+// Per layer, "n mean" lines of the mean over heads: what the plot draws.
+using Series = std::map<std::string, std::string>;
+
 // CSV rows of one probe: per head, or the mean over heads ("all").
-void write_rows(std::ostream& csv, int64_t n, const std::string& layer,
+void write_rows(std::ostream& csv, Series& series, int64_t n, const std::string& layer,
                 const nn::EntropyProbe& probe, bool per_head) {
   const auto mean = probe.mean(), spread = probe.std();
+  series[layer] += std::to_string(n) + ' ' + std::to_string(mean.mean().item<double>()) + '\n';
   if (!per_head) {
     csv << n << ',' << layer << ",all," << mean.mean().item<double>() << ','
         << spread.mean().item<double>() << '\n';
@@ -45,39 +50,44 @@ void write_rows(std::ostream& csv, int64_t n, const std::string& layer,
 }
 
 // Rows of every probe of `probes` at size n; their layer names (suffixed by `tag`).
-std::vector<std::string> write_probes(std::ostream& csv, int64_t n, const nn::EntropyProbes& probes,
-                                      bool per_head, const std::string& tag) {
+std::vector<std::string> write_probes(std::ostream& csv, Series& series, int64_t n,
+                                      const nn::EntropyProbes& probes, bool per_head,
+                                      const std::string& tag) {
   std::vector<std::string> layers;
   for (size_t l = 0; l < probes.encoder.size(); ++l) {
     layers.push_back("encoder" + std::to_string(l + 1) + tag);
-    write_rows(csv, n, layers.back(), probes.encoder[l], per_head);
+    write_rows(csv, series, n, layers.back(), probes.encoder[l], per_head);
   }
   for (const auto& [name, probe] : {std::pair{"glimpse", &probes.glimpse},
                                     std::pair{"pointer", &probes.pointer}}) {
     if (probe->rows() == 0) continue;
     layers.push_back(name + tag);
-    write_rows(csv, n, layers.back(), *probe, per_head);
+    write_rows(csv, series, n, layers.back(), *probe, per_head);
   }
   return layers;
 }
 
-// Plots the datablock $entropy (the CSV): a colour per layer; the layers of
-// `reference` (the same without the bias) dashed in their layer's colour.
-std::string plot_script(const std::vector<std::string>& layers,
-                        const std::vector<std::string>& reference, const std::string& title) {
-  std::ostringstream s;
-  s << "set datafile separator ','\nset logscale x 2\nset grid\nset key top left\n"
+// The plot of `series`: a colour per layer; the layers of `reference` (the same
+// without the bias) dashed in their layer's colour. Returns the script and its data.
+std::pair<std::string, std::string> plot_of(const Series& series,
+                                            const std::vector<std::string>& layers,
+                                            const std::vector<std::string>& reference,
+                                            const std::string& title) {
+  std::ostringstream s, data;
+  s << "set termoption noenhanced\nset logscale x 2\nset grid\nset key outside right\n"
     << "set xlabel 'n'\nset ylabel 'mean attention entropy (nats)'\nset title "
     << gnuplot_quote(title) << "\nplot ";
+  int64_t index = 0;  // one data set per layer, in plotting order
   const auto line = [&](const std::string& layer, size_t colour, bool dashed) {
-    return "$entropy using 1:(strcol(2) eq '" + layer +
-           "' && strcol(3) eq 'all' ? $4 : 1/0) with linespoints linecolor " +
-           std::to_string(colour + 1) + (dashed ? " dashtype 3" : "") + " title '" + layer + "'";
+    data << series.at(layer) << "\n\n";
+    return "$entropy index " + std::to_string(index++) + " using 1:2 with linespoints linecolor " +
+           std::to_string(colour + 1) + (dashed ? " dashtype 3 pointtype 6" : " pointtype 7") +
+           " title " + gnuplot_quote(layer);
   };
   for (size_t l = 0; l < layers.size(); ++l) s << (l ? ", " : "") << line(layers[l], l, false);
   for (size_t l = 0; l < reference.size(); ++l) s << ", " << line(reference[l], l, true);
-  s << ", log(x) with lines dashtype 2 title 'ln n (uniform)'\n";
-  return s.str();
+  s << ", log(x) with lines dashtype 2 lc rgb 'gray' title 'ln n (uniform)'\n";
+  return {s.str(), data.str()};
 }
 
 }  // namespace
@@ -121,15 +131,16 @@ int run_entropy(int argc, char** argv) {
   std::ostringstream csv;
   csv << "n,layer,head,mean,std\n";
   std::vector<std::string> layers, reference;
+  Series series;
   Progress progress("entropy", static_cast<int64_t>(sizes.size()));
   for (const auto n : sizes) {
     const int64_t count = args.count("instances") ? at_least(args, "instances", 1)
                                                   : measurement_count(n);
-    layers = write_probes(csv, n, measure_entropy(*agent, config, n, count, common.seed, true),
+    layers = write_probes(csv, series, n, measure_entropy(*agent, config, n, count, common.seed, true),
                           per_head, "");
     if (compare) {
       reference = write_probes(
-          csv, n, measure_entropy(*agent, unbiased, n, count, common.seed, true), per_head,
+          csv, series, n, measure_entropy(*agent, unbiased, n, count, common.seed, true), per_head,
           " (no bias)");
     }
     progress.advance(1);
@@ -137,11 +148,11 @@ int run_entropy(int argc, char** argv) {
   AtomicPath file(out);
   file.write(csv.str());
   if (args.count("plot")) {
-    gnuplot_png(args["plot"].as<std::string>(),
-                plot_script(layers, reference,
-                            std::filesystem::path(model).filename().string() +
-                                (compare ? ", " + bias_label(config.bias) : "")),
-                {{"entropy", csv.str()}});
+    const auto [script, data] =
+        plot_of(series, layers, reference,
+                std::filesystem::path(model).filename().string() +
+                    (compare ? ", " + bias_label(config.bias) : ""));
+    gnuplot_png(args["plot"].as<std::string>(), script, {{"entropy", data}});
   }
   file.commit();
   std::printf("%s", csv.str().c_str());
