@@ -46,9 +46,11 @@ int main(int argc, char** argv) {
     const auto neighbours = K > 0 ? eie::nn::nearest_nodes(coords, K) : torch::Tensor();
     if (mode == "neighbours") return neighbours;
     if (mode == "attention") {
-      return model->encoder->layers[0]->attention(h, setting, {coords, neighbours});
+      return model->encoder->layers[0]->attention(h, setting,
+                                                  eie::nn::NodeGeometry{coords, neighbours});
     }
-    return model->encoder(h, std::vector<eie::AttentionSetting>(3, setting), {coords, neighbours});
+    return model->encoder(h, std::vector<eie::AttentionSetting>(3, setting),
+                          eie::nn::NodeGeometry{coords, neighbours});
   };
   double median = 0;
   if (mode != "idle") {
