@@ -1,22 +1,23 @@
 #!/usr/bin/env bash
 # Chooses beta for the training-free bias policies (fixed, logn, sqrtn) of a model:
 # greedy decoding of 128 validation instances at n = 200 (seed 2002: never the
-# tables' instances, which come from seed 1), for every beta of a doubling grid and
-# each place the bias applies; prints "policy beta@parts cost" rows, then the best
-# beta per policy and parts.
+# tables' instances, which come from seed 1), first without a bias, then for every
+# beta of a doubling grid and each place the bias applies; prints "policy beta@parts
+# cost" rows, then the best beta per policy and parts.
 # usage: experiments/bias_beta.sh MODEL [THREADS [PROBLEM_FLAGS...]]
 #   e.g. experiments/bias_beta.sh build/kool-tsp100.h5 1
-#        experiments/bias_beta.sh build/kool-cvrp100.h5 1 --problem cvrp
+#        experiments/bias_beta.sh build/kool-cvrp100.h5 1 --problem cvrp --protocol kool
 source "$(dirname "${BASH_SOURCE[0]}")/preamble.sh" "${2:-2}"
 model=$1
 shift $(( $# >= 2 ? 2 : 1 ))
 "$eie" gen "$@" --n 200 --count 128 --seed 2002 --out "$work/val.h5" >/dev/null
+solve() { "$eie" solve --dataset "$work/val.h5" --model "$model" --threads "$threads" "$@" |
+            awk '/instances:/ { print $4 }'; }
+echo "none - $(solve --bias none)"
 for parts in pointer glimpse,pointer all; do
   for policy in fixed logn sqrtn; do
     for beta in 0.5 1 2 4 8 16 32 64; do
-      cost=$("$eie" solve --dataset "$work/val.h5" --model "$model" --threads "$threads" \
-               --bias "$policy:$beta@$parts" | awk '/instances:/ { print $4 }')
-      echo "$policy $beta@$parts $cost"
+      echo "$policy $beta@$parts $(solve --bias "$policy:$beta@$parts")"
     done
   done
 done | tee "$work/rows.txt"

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace eie::policy {
 
@@ -25,33 +26,34 @@ const LayerValues& calibrated_at(const LayerTable& table, int64_t n, size_t laye
 
 // Every layer's distance bias at size n under config.bias; `trained`: whether the
 // network has trained betas (the entropy policy's values are then their factors).
+// Parts the policy does not name keep the bias as trained.
 void set_biases(AttentionPlan& plan, const AttentionConfig& config, bool trained, int64_t train_n,
                 int64_t n) {
   const auto& spec = config.bias;
   if (spec.as_trained()) return;  // every setting's default
+  const size_t layers = plan.encoder.size();
+  std::vector<DistanceBias> encoder(layers);
+  DistanceBias glimpse, pointer;
   if (spec.calibrated()) {
     if (!config.calibrated_bias) throw std::logic_error("--bias entropy without its table");
-    const auto& betas =
-        calibrated_at(*config.calibrated_bias, n, plan.encoder.size(), "entropy biases");
-    const auto where = [&](bool applies, double beta) {
-      return applies ? DistanceBias{beta, trained} : DistanceBias{};  // elsewhere as trained
-    };
-    for (size_t l = 0; l < plan.encoder.size(); ++l) {
-      plan.encoder[l].bias = where(spec.parts.encoder, betas.encoder[l]);
+    const auto& betas = calibrated_at(*config.calibrated_bias, n, layers, "entropy biases");
+    for (size_t l = 0; l < layers; ++l) encoder[l] = {betas.encoder[l], trained};
+    glimpse = {betas.glimpse, trained};
+    pointer = {betas.pointer, trained};
+  } else {
+    DistanceBias bias{0, false};  // none
+    if (spec.name != "none") {
+      const double growth = bias_growth(spec.name, n, train_n);
+      bias = spec.beta ? DistanceBias{*spec.beta * growth, false} : DistanceBias{growth, true};
     }
-    plan.glimpse.bias = where(spec.parts.glimpse, betas.glimpse);
-    plan.pointer_bias = where(spec.parts.pointer, betas.pointer);
-    return;
+    encoder.assign(layers, bias);
+    glimpse = pointer = bias;
   }
-  DistanceBias bias{0, false};
-  if (spec.name != "none") {
-    const double growth = bias_growth(spec.name, n, train_n);
-    bias = spec.beta ? DistanceBias{*spec.beta * growth, false} : DistanceBias{growth, true};
+  for (size_t l = 0; l < layers; ++l) {
+    if (spec.parts.encoder) plan.encoder[l].bias = encoder[l];
   }
-  const DistanceBias trained_as_is{};  // where the policy does not apply
-  for (auto& layer : plan.encoder) layer.bias = spec.parts.encoder ? bias : trained_as_is;
-  plan.glimpse.bias = spec.parts.glimpse ? bias : trained_as_is;
-  plan.pointer_bias = spec.parts.pointer ? bias : trained_as_is;
+  if (spec.parts.glimpse) plan.glimpse.bias = glimpse;
+  if (spec.parts.pointer) plan.pointer_bias = pointer;
 }
 
 }  // namespace

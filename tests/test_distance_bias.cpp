@@ -196,7 +196,8 @@ TEST(BiasPolicy, ParsesItsSpellingsAndGrowsAsNamed) {
   EXPECT_FALSE(decoder.parts.encoder);
   EXPECT_TRUE(decoder.parts.glimpse && decoder.parts.pointer);
   EXPECT_EQ(bias_label(decoder), "bias entropy (glimpse,pointer)");
-  for (const auto* bad : {"fancy", "logn:x", "fixed:-1", "fixed:nan", "none:3", ":2", "fixed:1@decoder"}) {
+  for (const auto* bad : {"fancy", "logn:x", "fixed:-1", "fixed:nan", "none:3", ":2",
+                          "fixed:1@decoder", "fixed:1@"}) {
     EXPECT_THROW((void)parse_bias_spec(bad), std::invalid_argument) << bad;
   }
   EXPECT_DOUBLE_EQ(bias_growth("fixed", 1600, 100), 1.0);

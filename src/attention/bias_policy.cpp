@@ -13,17 +13,19 @@ std::vector<std::string> bias_policy_names() { return {"none", "fixed", "logn", 
 namespace {
 BiasParts parse_parts(const std::string& text, const std::string& spec) {
   if (text == "all") return {};
+  const auto refuse = [&] {
+    return std::invalid_argument("--bias '" + spec + "': where it applies is all or a comma list "
+                                 "of encoder, glimpse, pointer; got '" + text + "'");
+  };
   BiasParts parts{false, false, false};
   std::stringstream list(text);
   for (std::string part; std::getline(list, part, ',');) {
     if (part == "encoder") parts.encoder = true;
     else if (part == "glimpse") parts.glimpse = true;
     else if (part == "pointer") parts.pointer = true;
-    else {
-      throw std::invalid_argument("--bias '" + spec + "': where it applies is all or a comma list "
-                                  "of encoder, glimpse, pointer; got '" + text + "'");
-    }
+    else throw refuse();
   }
+  if (!parts.encoder && !parts.glimpse && !parts.pointer) throw refuse();
   return parts;
 }
 }  // namespace
@@ -33,10 +35,7 @@ BiasSpec parse_bias_spec(const std::string& whole) {
   const std::string text = whole.substr(0, at);
   const auto colon = text.find(':');
   BiasSpec spec{text.substr(0, colon), std::nullopt, ""};
-  if (at != std::string::npos) {
-    spec.parts_text = whole.substr(at + 1);
-    spec.parts = parse_parts(spec.parts_text, whole);
-  }
+  if (at != std::string::npos) spec.parts = parse_parts(whole.substr(at + 1), whole);
   const std::string argument = colon == std::string::npos ? "" : text.substr(colon + 1);
   if (spec.name.empty() && whole.empty()) return spec;
   if (spec.name == "none" || spec.name == "entropy") {
@@ -61,20 +60,26 @@ BiasSpec parse_bias_spec(const std::string& whole) {
 }
 
 double bias_growth(const std::string& name, int64_t n, int64_t train_n) {
-  const auto ratio = static_cast<double>(n) / static_cast<double>(train_n);
   if (name == "logn") {
     if (train_n < 2) throw std::invalid_argument("--bias logn needs a training size N >= 2");
     return std::log(static_cast<double>(n)) / std::log(static_cast<double>(train_n));
   }
-  if (name == "sqrtn") return std::sqrt(ratio);
+  if (name == "sqrtn") return std::sqrt(static_cast<double>(n) / static_cast<double>(train_n));
   if (name == "fixed") return 1.0;
   throw std::logic_error("bias_growth: '" + name + "' has no closed form");
 }
 
 std::string bias_label(const BiasSpec& spec) {
   if (spec.as_trained()) return "";
+  const auto& p = spec.parts;
+  std::string parts;
+  for (const auto& [applies, name] :
+       {std::pair{p.encoder, "encoder"}, std::pair{p.glimpse, "glimpse"}, std::pair{p.pointer, "pointer"}}) {
+    if (applies) parts += (parts.empty() ? "" : ",") + std::string(name);
+  }
+  const bool everywhere = p.encoder && p.glimpse && p.pointer;
   return "bias " + spec.name + (spec.beta ? " " + shortest_text(*spec.beta) : "") +
-         (spec.parts_text == "all" ? "" : " (" + spec.parts_text + ")");
+         (everywhere ? "" : " (" + parts + ")");
 }
 
 }  // namespace eie

@@ -31,7 +31,6 @@ struct BiasSpec {
   std::optional<double> beta;  // BETA as given
   std::string file;            // entropy's cache ("" for none)
   BiasParts parts{};           // where it applies
-  std::string parts_text = "all";  // as written
   [[nodiscard]] bool as_trained() const { return name.empty(); }
   [[nodiscard]] bool calibrated() const { return name == "entropy"; }
 };

@@ -12,9 +12,22 @@ torch::Tensor head_betas(const DistanceBias& bias, const torch::Tensor& trained,
   return torch::full({heads}, bias.beta, options);
 }
 
+namespace {
+// Euclidean length of the last axis (of size 2). Not cdist: its matrix-product
+// shortcut loses digits that equivariance tests see.
+torch::Tensor lengths(const torch::Tensor& differences) {
+  return differences.pow(2).sum(-1).sqrt();
+}
+}  // namespace
+
 torch::Tensor distances(const torch::Tensor& from, const torch::Tensor& to) {
-  // Not cdist: its matrix-product shortcut loses digits that equivariance tests see.
-  return (from.unsqueeze(2) - to.unsqueeze(1)).pow(2).sum(-1).sqrt();
+  return lengths(from.unsqueeze(2) - to.unsqueeze(1));
+}
+
+torch::Tensor distances_to(const torch::Tensor& positions, const torch::Tensor& neighbours) {
+  const int64_t B = positions.size(0), n = neighbours.size(1), K = neighbours.size(2);
+  const auto around = positions.gather(1, neighbours.reshape({B, n * K, 1}).expand({B, n * K, 2}));
+  return lengths(positions.unsqueeze(2) - around.view({B, n, K, 2}));
 }
 
 torch::Tensor distances_from(const torch::Tensor& positions, const torch::Tensor& current) {

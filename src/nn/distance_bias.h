@@ -33,6 +33,11 @@ struct TrainedBiasOptions {
 // Euclidean distances [B, r, n] from points [B, r, 2] to points [B, n, 2].
 [[nodiscard]] torch::Tensor distances(const torch::Tensor& from, const torch::Tensor& to);
 
+// Distances [B, n, K] from every node of `positions` [B, n, 2] to its neighbours
+// [B, n, K] (windows).
+[[nodiscard]] torch::Tensor distances_to(const torch::Tensor& positions,
+                                         const torch::Tensor& neighbours);
+
 // Distances [B, n] from the node `current` [B] of every row to every node of
 // `positions` [B, n, 2].
 [[nodiscard]] torch::Tensor distances_from(const torch::Tensor& positions,

@@ -109,11 +109,7 @@ torch::Tensor MultiHeadAttentionImpl::forward(const torch::Tensor& h,
       throw std::invalid_argument("windowed attention needs each node's nearest nodes");
     }
     const auto near = neighbours.slice(2, 0, setting.window);
-    ScoreBias bias;
-    if (beta.defined()) {
-      const auto around = positions.gather(1, near.reshape({B, -1, 1}).expand({B, -1, 2}));
-      bias = {beta, (positions.unsqueeze(2) - around.view({B, n, -1, 2})).pow(2).sum(-1).sqrt()};
-    }
+    const auto bias = beta.defined() ? ScoreBias{beta, distances_to(positions, near)} : ScoreBias{};
     return windowed_attention(q, k, v, near, setting.scale, setting.probe, bias)
         .transpose(1, 2)
         .reshape({B, n, E})
