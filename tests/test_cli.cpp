@@ -166,6 +166,11 @@ TEST(Cli, DistanceBiasFlags) {
   expect_clean_failure(eie("train --problem bpp3d --bias-init 1 --out " + out),
                        "--bias-init needs node positions");
   expect_clean_failure(eie("train --bias-learn --out " + out), "--bias-learn needs --bias-init");
+  expect_clean_failure(eie("train --bias-init -1 --out " + out), "--bias-init '-1': expected");
+  expect_clean_failure(eie("train --bias-init 2@decoder --out " + out),
+                       "--bias-init '2@decoder': expected");
+  expect_clean_failure(eie("train --bias-lr 0.01 --out " + out),
+                       "--bias-lr: the network has no learned distance betas");
   EXPECT_FALSE(std::filesystem::exists(out));
 }
 

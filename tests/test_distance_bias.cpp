@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <limits>
+#include <map>
 
 #include "src/agent/model_file.h"
 #include "src/agent/policy_registry.h"
@@ -14,6 +15,7 @@
 #include "src/nn/multi_head_attention.h"
 #include "src/nn/neighbours.h"
 #include "src/problem/registry.h"
+#include "src/train/trainer.h"
 #include "tests/test_support.h"
 
 namespace eie {
@@ -33,7 +35,7 @@ torch::Tensor rows_by_hand(const torch::Tensor& h, const nn::MultiHeadAttention&
 TEST(DistanceBias, AttentionRowsAreSoftmaxOfScaledProductsLessBetaTimesDistance) {
   torch::manual_seed(3);
   nn::MultiHeadAttention attention(
-      nn::MultiHeadAttentionOptions{16, 2, 0, nn::TrainedBiasOptions{true, 0.5, false}});
+      nn::MultiHeadAttentionOptions{16, 2, 0, nn::TrainedBiasOptions{true, 0.5, 0.5, 0.5, false}});
   attention->to(torch::kDouble);
   {
     torch::NoGradGuard no_grad;
@@ -128,7 +130,7 @@ std::map<std::string, torch::Tensor> betas_of(Agent& agent) {
 
 std::unique_ptr<Agent> biased_agent(const std::string& problem, bool learn) {
   auto options = test::small_network(32, 4, 32, 2);
-  options.encoder.trained_bias = {true, 1.5, learn};
+  options.encoder.trained_bias = {true, 1.5, 1.5, 1.5, learn};
   auto agent = make_agent(make_problem(problem), options, 8);
   torch::NoGradGuard no_grad;
   for (auto& [key, beta] : betas_of(*agent)) beta.uniform_(0.5, 3.0);  // distinct per head
@@ -180,6 +182,34 @@ TEST(DistanceBias, TrainedBetasSurviveTheModelFileAndLearnOnlyWhenAsked) {
   // A network without the bias has none of these tensors.
   const auto plain = make_agent(make_problem("tsp"), test::small_network(32, 4, 32, 2), 8);
   EXPECT_TRUE(betas_of(*plain).empty());
+}
+
+TEST(DistanceBias, LearnedBetasTrainAtTheirOwnRate) {
+  const auto dir = test::scratch_dir("distance-bias-rate");
+  auto agent = biased_agent("tsp", true);
+  const auto betas_before = betas_of(*agent);
+  std::map<std::string, torch::Tensor> before;
+  for (const auto& p : agent->network().named_parameters()) before[p.key()] = p.value().clone();
+  TrainerOptions t;
+  t.n = 8;
+  t.epochs = 1;
+  t.steps = 3;
+  t.batch = 16;
+  t.lr = 1e-7;
+  t.bias_lr = 0.1;
+  t.val_size = 8;
+  t.baseline = BaselineKind::multistart;
+  t.out_dir = dir / "run";
+  train(*agent, t);
+  // Adam moves every parameter by about its rate per step: 3 steps.
+  for (const auto& p : agent->network().named_parameters()) {
+    const double moved = (p.value() - before.at(p.key())).abs().max().item<double>();
+    if (betas_before.count(p.key())) {
+      EXPECT_GT(moved, 0.05) << p.key();
+    } else {
+      EXPECT_LT(moved, 1e-5) << p.key();
+    }
+  }
 }
 
 TEST(BiasPolicy, ParsesItsSpellingsAndGrowsAsNamed) {

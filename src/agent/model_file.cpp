@@ -53,7 +53,8 @@ NetworkOptions network_options(const h5::Reader& reader) {
       throw std::invalid_argument(reader.path().string() + ": distance_bias '" + kind +
                                   "', expected fixed or learned");
     }
-    options.encoder.trained_bias = {true, 0.0, kind == "learned"};
+    options.encoder.trained_bias.enabled = true;
+    options.encoder.trained_bias.learn = kind == "learned";
   }
   return options;
 }

@@ -3,6 +3,7 @@
 
 #include "src/agent/model_file.h"
 #include "src/agent/policy_registry.h"
+#include "src/attention/bias_policy.h"
 #include "src/cli/commands.h"
 #include "src/cli/common.h"
 #include "src/nn/module_state.h"
@@ -10,6 +11,31 @@
 #include "src/train/trainer.h"
 
 namespace eie::cli {
+namespace {
+
+// --bias-init BETA[@PARTS], read as the inference spelling "fixed:BETA[@PARTS]".
+nn::TrainedBiasOptions trained_bias_options(const std::string& text, bool learn) {
+  BiasSpec spec;
+  try {
+    spec = parse_bias_spec("fixed:" + text);
+  } catch (const std::invalid_argument&) {
+    throw std::invalid_argument("--bias-init '" + text +
+                                "': expected BETA[@PARTS], BETA finite and >= 0, PARTS all "
+                                "or a comma list of encoder, glimpse, pointer (e.g. "
+                                "8@glimpse,pointer)");
+  }
+  if (!spec.beta) throw std::invalid_argument("--bias-init '" + text + "': no BETA");
+  const auto at = [&](bool applies) { return applies ? *spec.beta : 0.0; };
+  nn::TrainedBiasOptions bias;
+  bias.enabled = true;
+  bias.encoder_init = at(spec.parts.encoder);
+  bias.glimpse_init = at(spec.parts.glimpse);
+  bias.pointer_init = at(spec.parts.pointer);
+  bias.learn = learn;
+  return bias;
+}
+
+}  // namespace
 
 int run_train(int argc, char** argv) {
   cxxopts::Options options("eie train", "Train a policy (REINFORCE, greedy rollout or multi-start baseline)");
@@ -46,9 +72,13 @@ int run_train(int argc, char** argv) {
       "cosine", "cosine attention in the encoder with scale S (CosScale): softmax(S q^.k^)",
       cxxopts::value<double>())(
       "bias-init",
-      "train with a distance bias: every attention layer (encoder, glimpse, pointer) subtracts "
-      "beta * d_ij from its scores, beta per head starting at BETA (TSP, CVRP)",
-      cxxopts::value<double>())("bias-learn", "with --bias-init: the optimiser moves the betas")(
+      "train with a distance bias: the attention layers subtract beta * d_ij from their "
+      "scores, beta per head starting at BETA in PARTS (all, or a comma list of encoder, "
+      "glimpse, pointer) and at 0 elsewhere: BETA[@PARTS] (TSP, CVRP)",
+      cxxopts::value<std::string>())("bias-learn", "with --bias-init: the optimiser moves the betas")(
+      "bias-lr", "with --bias-learn: the betas' learning rate (default: 100 x --lr; Adam moves "
+      "a parameter by about its rate per step, and betas live on a scale of 1-10)",
+      cxxopts::value<double>())(
       "init", "start from this model's weights (e.g. trained on smaller n); sizes come from it",
       cxxopts::value<std::string>())("out", "run directory (checkpoint.h5, model.h5, log.csv)",
                                      cxxopts::value<std::string>())(
@@ -126,8 +156,7 @@ int run_train(int argc, char** argv) {
   if (args.count("cosine")) network.encoder.cosine_scale = positive(args, "cosine");
   nn::TrainedBiasOptions bias;
   if (args.count("bias-init")) {
-    bias = {true, args["bias-init"].as<double>(), args.count("bias-learn") > 0};
-    if (!std::isfinite(bias.init)) throw std::invalid_argument("--bias-init must be finite");
+    bias = trained_bias_options(args["bias-init"].as<std::string>(), args.count("bias-learn") > 0);
     if (!problem_descriptor(problem_name(args)).node_positions) {
       throw std::invalid_argument("--bias-init needs node positions (" + problem_name(args) +
                                   " has none)");
@@ -135,6 +164,7 @@ int run_train(int argc, char** argv) {
   } else if (args.count("bias-learn")) {
     throw std::invalid_argument("--bias-learn needs --bias-init");
   }
+  if (args.count("bias-lr")) t.bias_lr = positive(args, "bias-lr");
   network.encoder.trained_bias = bias;
 
   const auto problem = make_problem(problem_name(args), chosen);

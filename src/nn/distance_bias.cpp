@@ -12,6 +12,12 @@ torch::Tensor head_betas(const DistanceBias& bias, const torch::Tensor& trained,
   return torch::full({heads}, bias.beta, options);
 }
 
+bool is_trained_beta(const std::string& parameter_name) {
+  // The names the encoder's attention layers and the routing decoder register them under.
+  const auto last = parameter_name.substr(parameter_name.rfind('.') + 1);
+  return last == "distance_bias" || last == "glimpse_bias" || last == "pointer_bias";
+}
+
 namespace {
 // Euclidean length of the last axis (of size 2). Not cdist: its matrix-product
 // shortcut loses digits that equivariance tests see.

@@ -21,9 +21,15 @@ struct NodeGeometry {
 // learned, or held at their initial value.
 struct TrainedBiasOptions {
   bool enabled = false;
-  double init = 0;     // every beta's value at initialisation
+  double encoder_init = 0;  // the betas' values at initialisation, per part
+  double glimpse_init = 0;
+  double pointer_init = 0;
   bool learn = false;  // whether the optimiser moves them
 };
+
+// Whether a network parameter of this name (as named_parameters() gives it) is a trained
+// distance beta: the trainer gives them their own learning rate.
+[[nodiscard]] bool is_trained_beta(const std::string& parameter_name);
 
 // The per-head betas [heads] of a layer whose trained betas are `trained` ([heads],
 // or undefined when it has none) under `bias`; undefined when no bias applies.

@@ -24,7 +24,7 @@ MultiHeadAttentionImpl::MultiHeadAttentionImpl(const MultiHeadAttentionOptions& 
   const auto& bias = options.trained_bias;
   if (bias.enabled) {
     distance_bias =
-        register_parameter("distance_bias", torch::full({options.heads}, bias.init), bias.learn);
+        register_parameter("distance_bias", torch::full({options.heads}, bias.encoder_init), bias.learn);
   }
 }
 

@@ -15,6 +15,7 @@
 #include "src/agent/model_file.h"
 #include "src/agent/strategies.h"
 #include "src/io/model_format.h"
+#include "src/nn/distance_bias.h"
 #include "src/train/multistart.h"
 #include "src/train/rollout_baseline.h"
 #include "src/train/training_curve.h"
@@ -53,9 +54,31 @@ torch::Tensor bytes_of(const std::string& data) {
       .clone();
 }
 
-void set_lr(torch::optim::Adam& optimizer, double lr) {
-  for (auto& group : optimizer.param_groups()) {
-    static_cast<torch::optim::AdamOptions&>(group.options()).lr(lr);
+// The network's weights, then (when it learns them) its distance betas as a group of
+// their own: Adam moves a parameter by about its learning rate per step whatever the
+// gradient's size, and betas of 1-10 need far more than weights of 0.1.
+std::vector<torch::optim::OptimizerParamGroup> parameter_groups(torch::nn::Module& network,
+                                                                const TrainerOptions& o) {
+  std::vector<torch::Tensor> weights, betas;
+  for (const auto& p : network.named_parameters()) {
+    const bool beta = p.value().requires_grad() && nn::is_trained_beta(p.key());
+    (beta ? betas : weights).push_back(p.value());
+  }
+  if (o.bias_lr > 0 && betas.empty()) {
+    throw std::invalid_argument("--bias-lr: the network has no learned distance betas");
+  }
+  std::vector<torch::optim::OptimizerParamGroup> groups;
+  groups.emplace_back(weights);
+  if (!betas.empty()) groups.emplace_back(betas);
+  return groups;
+}
+
+// The weights' rate `lr`; the betas' (the second group) keeps its ratio to it.
+void set_lr(torch::optim::Adam& optimizer, double lr, const TrainerOptions& o) {
+  const double beta_ratio = o.bias_lr > 0 ? o.bias_lr / o.lr : 100.0;
+  auto& groups = optimizer.param_groups();
+  for (size_t i = 0; i < groups.size(); ++i) {
+    static_cast<torch::optim::AdamOptions&>(groups[i].options()).lr(i == 0 ? lr : lr * beta_ratio);
   }
 }
 
@@ -218,13 +241,14 @@ std::string to_string(BaselineKind kind) {
 
 void train(Agent& agent, const TrainerOptions& o) {
   check_options(agent, o);
+  auto groups = parameter_groups(agent.network(), o);  // may refuse --bias-lr: before writing
   const double cpu_at_start = process_cpu_seconds();
   std::filesystem::create_directories(o.out_dir);
   auto generator = at::make_generator<at::CPUGeneratorImpl>(o.seed);
   auto val_generator = at::make_generator<at::CPUGeneratorImpl>(o.seed * 7919 + 1);
   const auto val_set = agent.problem().generate(o.val_size, o.n, val_generator);
 
-  torch::optim::Adam optimizer(agent.network().parameters(), torch::optim::AdamOptions(o.lr));
+  torch::optim::Adam optimizer(std::move(groups), torch::optim::AdamOptions(o.lr));
   const bool multistart = o.baseline == BaselineKind::multistart;
   const int64_t starts = o.starts > 0 ? o.starts : default_starts(o.n);
   std::unique_ptr<RolloutBaseline> baseline;
@@ -242,7 +266,7 @@ void train(Agent& agent, const TrainerOptions& o) {
     std::fprintf(stderr, "resuming %s after epoch %lld\n", o.out_dir.c_str(),
                  static_cast<long long>(progress.epoch));
   }
-  set_lr(optimizer, progress.lr);
+  set_lr(optimizer, progress.lr, o);
   if (!o.teacher.empty()) {  // an unknown heuristic fails now, not after the first epoch
     auto probe = at::make_generator<at::CPUGeneratorImpl>(o.seed);
     (void)agent.problem().heuristic(o.teacher, agent.problem().generate(2, o.n, probe));
@@ -273,7 +297,7 @@ void train(Agent& agent, const TrainerOptions& o) {
     for (; steps_done < o.steps; ++steps_done) {
       const double left = budget_left();
       if ((left <= 0 || !cpu_left()) && steps_done > 0) break;
-      if (o.time_budget > 0) set_lr(optimizer, progress.lr * left);
+      if (o.time_budget > 0) set_lr(optimizer, progress.lr * left, o);
       const auto batch = agent.problem().generate(o.batch, o.n, generator);
       StepLoss step_loss;
       if (!o.teacher.empty()) {
@@ -314,7 +338,7 @@ void train(Agent& agent, const TrainerOptions& o) {
     rows.emplace_back(row);
     progress.lr *= o.lr_decay;
     if (o.paper_lr_rule && verdict.p_value > 0.95) progress.lr *= 0.95;
-    set_lr(optimizer, progress.lr);
+    set_lr(optimizer, progress.lr, o);
     progress.epoch = epoch + 1;
     // The log row first: a run killed before its checkpoint lands resumes from the
     // previous one and rewrites the row; never a checkpoint without its row.

@@ -38,6 +38,7 @@ struct TrainerOptions {
   BaselineKind baseline = BaselineKind::rollout;
   int64_t starts = 0;                 // multistart: first actions per instance (0: default_starts)
   int64_t augment = 1;                // multistart: symmetric copies per instance (1 or 8)
+  double bias_lr = 0;                 // learned distance betas' rate (0: 100 x lr)
 };
 
 // REINFORCE with Kool et al.'s greedy rollout baseline (or the multi-start shared
