@@ -5,7 +5,7 @@
 #   nothing from problems/, policies/ or tests/;
 # - problems/: itself, src/util/ and src/problem/ (no networks, no files of the core);
 # - policies/: itself, problems/ and the core below training and benchmarks.
-set(src_layers util problem decode io attention nn agent "train|bench" cli)
+set(src_layers util parallel problem decode io attention nn agent "train|bench" cli)
 
 function(layer_of folder out)
   set(rank 0)

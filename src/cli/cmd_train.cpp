@@ -1,14 +1,20 @@
 // eie train: REINFORCE with a greedy rollout or multi-start baseline.
 #include <cmath>
+#include <cstdlib>
+#include <optional>
 
 #include "src/agent/model_file.h"
 #include "src/agent/policy_registry.h"
 #include "src/attention/bias_policy.h"
 #include "src/cli/commands.h"
 #include "src/cli/common.h"
+#include "src/cli/job.h"
+#include "src/cli/launcher.h"
 #include "src/nn/module_state.h"
 #include "src/problem/registry.h"
+#include "src/train/data_parallel.h"
 #include "src/train/trainer.h"
+#include "src/util/temporary_directory.h"
 
 namespace eie::cli {
 namespace {
@@ -98,11 +104,21 @@ int run_train(int argc, char** argv) {
       "one shared baseline over all their trajectories (TSP, CVRP)",
       cxxopts::value<int64_t>()->default_value("1"));
   add_problem_flags(options);
+  add_job_flags(options);
   add_common_flags(options);
   cxxopts::ParseResult args;
   Common common{0, torch::kCPU};
   if (!parse(options, argc, argv, args, common)) return 0;
   if (!args.count("out")) throw std::invalid_argument("--out is required");
+  const auto ranks = local_ranks(args);
+  const auto job = job_address(args);
+  if (ranks > 0 && (job || args.count("rank") || std::getenv("RANK"))) {
+    throw std::invalid_argument("--nproc starts its own ranks: no --rank or --world-size (nor "
+                                "RANK or WORLD_SIZE in the environment)");
+  }
+  const auto timeout = job_timeout(args);
+  const int64_t world_size = ranks > 0 ? ranks : job ? job->world_size : 1;
+  const bool rank_zero = !job || job->rank == 0;  // has the run directory
 
   TrainerOptions t;
   t.n = at_least(args, "size", 3);
@@ -140,7 +156,12 @@ int run_train(int argc, char** argv) {
     if (t.starts < 1) throw std::invalid_argument("--starts must be at least 1");
   }
   t.augment = args["augment"].as<int64_t>();
-  if (t.resume && !std::filesystem::exists(t.out_dir / "checkpoint.h5")) {
+  if (t.batch % world_size != 0) {
+    throw std::invalid_argument("--batch " + std::to_string(t.batch) +
+                                " is not divisible by the world size " +
+                                std::to_string(world_size));
+  }
+  if (rank_zero && t.resume && !std::filesystem::exists(t.out_dir / "checkpoint.h5")) {
     throw std::invalid_argument("--resume: no checkpoint.h5 in " + t.out_dir.string());
   }
 
@@ -166,27 +187,43 @@ int run_train(int argc, char** argv) {
   }
   if (args.count("bias-lr")) t.bias_lr = positive(args, "bias-lr");
   network.encoder.trained_bias = bias;
+  if (t.resume && (args.count("init") || bias.enabled)) {
+    throw std::invalid_argument("--resume continues the checkpoint's network: no --init or "
+                                "--bias-init");
+  }
+  if (ranks > 0) {
+    return launch_local_ranks(ranks, arguments_for_ranks(argc, argv), local_job_port(args));
+  }
 
+  std::unique_ptr<Collective> collective;
+  std::optional<TemporaryDirectory> copies;  // rank 0's files, on the other ranks
+  if (job) {
+    collective = join_job(*job, timeout);
+    copies.emplace("eie-rank");
+  }
+  // The files rank 0 reads, wherever this rank runs.
+  const auto from_rank_zero = [&](const std::filesystem::path& path) {
+    if (!collective) return path;
+    return file_from_rank_zero(path, copies->path() / path.filename(), *collective);
+  };
   const auto problem = make_problem(problem_name(args), chosen);
   std::unique_ptr<Agent> agent;
   if (t.resume) {  // the network as the checkpoint has it
-    if (args.count("init") || bias.enabled) {
-      throw std::invalid_argument("--resume continues the checkpoint's network: no --init or "
-                                  "--bias-init");
-    }
-    agent = make_agent(problem, network_options_of(t.out_dir / "checkpoint.h5"), t.n);
+    t.resume_from = from_rank_zero(t.out_dir / "checkpoint.h5");
+    agent = make_agent(problem, network_options_of(t.resume_from), t.n);
   } else if (args.count("init")) {
     // The init model's sizes; a distance bias may be added to it (its betas start at BETA).
-    auto sizes = network_options_of(args["init"].as<std::string>());
+    const auto init = from_rank_zero(args["init"].as<std::string>());
+    auto sizes = network_options_of(init);
     if (bias.enabled) sizes.encoder.trained_bias = bias;
     agent = make_agent(problem, sizes, t.n);
-    nn::copy_module_state(load_agent(args["init"].as<std::string>(), problem)->network(),
-                          agent->network(), nn::NewState::keep);
+    nn::copy_module_state(load_agent(init, problem)->network(), agent->network(),
+                          nn::NewState::keep);
   } else {
     agent = make_agent(problem, network, t.n);
   }
-  train(*agent, t);
-  std::printf("trained model: %s\n", (t.out_dir / "model.h5").c_str());
+  train(*agent, t, collective.get());
+  if (rank_zero) std::printf("trained model: %s\n", (t.out_dir / "model.h5").c_str());
   return 0;
 }
 

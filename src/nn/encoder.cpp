@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "src/nn/batch_statistics.h"
+
 namespace eie::nn {
 
 Normalization parse_normalization(const std::string& text) {
@@ -24,7 +26,11 @@ FeatureNormImpl::FeatureNormImpl(int64_t embed_dim, Normalization kind) {
 
 torch::Tensor FeatureNormImpl::forward(const torch::Tensor& h) {
   if (layer_) return layer_(h);
-  return batch_(h.reshape({-1, h.size(-1)})).view(h.sizes());
+  const auto rows = h.reshape({-1, h.size(-1)});
+  if (auto* collective = SyncBatchStatistics::active(); collective && batch_->is_training()) {
+    return synced_batch_norm(rows, *batch_, *collective).view(h.sizes());
+  }
+  return batch_(rows).view(h.sizes());
 }
 
 EncoderLayerImpl::EncoderLayerImpl(const EncoderOptions& o) {

@@ -10,14 +10,20 @@ constexpr int64_t kEvalChunk = 256;  // several chunks: solve() decodes them in 
 
 std::vector<double> greedy_costs(Agent& agent, const Instances& instances) {
   torch::Generator unused = at::make_generator<at::CPUGeneratorImpl>(0);
-  const auto cost = solve(agent, instances, Decoding{}, kEvalChunk, unused).cost.to(torch::kDouble);
+  const auto cost =
+      solve(agent, instances, Decoding{}, kEvalChunk, unused).cost.to(torch::kDouble).contiguous();
   return {cost.data_ptr<double>(), cost.data_ptr<double>() + cost.numel()};
 }
 }  // namespace
 
 RolloutBaseline::RolloutBaseline(const Agent& policy, int64_t n, int64_t eval_size, uint64_t seed,
-                                 double alpha)
-    : agent_(policy.clone()), n_(n), eval_size_(eval_size), seed_(seed), alpha_(alpha) {
+                                 double alpha, Collective* collective)
+    : agent_(policy.clone()),
+      n_(n),
+      eval_size_(eval_size),
+      seed_(seed),
+      alpha_(alpha),
+      collective_(collective) {
   agent_->network().eval();
   prepare_eval_set();
 }
@@ -25,7 +31,14 @@ RolloutBaseline::RolloutBaseline(const Agent& policy, int64_t n, int64_t eval_si
 void RolloutBaseline::prepare_eval_set() {
   auto generator = at::make_generator<at::CPUGeneratorImpl>(seed_ * 7919 + 17 + generation_);
   eval_set_ = agent_->problem().generate(eval_size_, n_, generator);
-  eval_costs_ = greedy_costs(*agent_, eval_set_);
+  eval_costs_ = eval_costs(*agent_);
+}
+
+std::vector<double> RolloutBaseline::eval_costs(Agent& agent) const {
+  const auto share = share_of(eval_size_, collective_);
+  const auto mine = greedy_costs(agent, eval_set_.slice(share.begin, share.end));
+  const auto all = gather_rows(torch::tensor(mine, torch::kDouble), share, eval_size_, collective_);
+  return {all.data_ptr<double>(), all.data_ptr<double>() + all.numel()};
 }
 
 torch::Tensor RolloutBaseline::costs(const Instances& batch) {
@@ -37,7 +50,7 @@ torch::Tensor RolloutBaseline::costs(const Instances& batch) {
 
 RolloutBaseline::Verdict RolloutBaseline::update(const Agent& candidate) {
   auto copy = candidate.clone();
-  const auto candidate_costs = greedy_costs(*copy, eval_set_);
+  const auto candidate_costs = eval_costs(*copy);
   const double p = paired_t_test_less(candidate_costs, eval_costs_);
   if (p >= alpha_) return {p, false};
   agent_ = std::move(copy);

@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "src/agent/agent.h"
+#include "src/parallel/collective.h"
 
 namespace eie {
 
@@ -19,8 +20,10 @@ class RolloutBaseline {
     bool replaced;   // the candidate became the baseline
   };
 
-  // eval_size held-out instances of size n; their seeds derive from `seed`.
-  RolloutBaseline(const Agent& policy, int64_t n, int64_t eval_size, uint64_t seed, double alpha);
+  // eval_size held-out instances of size n; their seeds derive from `seed`. With a
+  // collective, the ranks decode a share of them each and exchange the costs.
+  RolloutBaseline(const Agent& policy, int64_t n, int64_t eval_size, uint64_t seed, double alpha,
+                  Collective* collective = nullptr);
 
   // Greedy costs of the frozen policy [B].
   [[nodiscard]] torch::Tensor costs(const Instances& batch);
@@ -33,12 +36,14 @@ class RolloutBaseline {
 
  private:
   void prepare_eval_set();
+  [[nodiscard]] std::vector<double> eval_costs(Agent& agent) const;  // on eval_set_
 
   std::unique_ptr<Agent> agent_;    // frozen copy, eval mode
   int64_t n_;                       // instance size of the held-out set
   int64_t eval_size_;               // held-out instances per t-test
   uint64_t seed_;                   // base seed of the held-out sets
   double alpha_;                    // significance level
+  Collective* collective_;          // the job's ranks share the evaluation (or nullptr)
   int64_t generation_ = 0;          // replacements so far (selects the held-out set)
   Instances eval_set_;              // current held-out set
   std::vector<double> eval_costs_;  // the baseline's greedy costs on it

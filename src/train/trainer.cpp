@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -15,7 +16,9 @@
 #include "src/agent/model_file.h"
 #include "src/agent/strategies.h"
 #include "src/io/model_format.h"
+#include "src/nn/batch_statistics.h"
 #include "src/nn/distance_bias.h"
+#include "src/train/data_parallel.h"
 #include "src/train/multistart.h"
 #include "src/train/rollout_baseline.h"
 #include "src/train/training_curve.h"
@@ -110,7 +113,7 @@ void save_checkpoint(const TrainerOptions& o, Agent& agent, RolloutBaseline* bas
 
 Progression load_checkpoint(const TrainerOptions& o, Agent& agent, RolloutBaseline* baseline,
                             torch::optim::Adam& optimizer, torch::Generator& generator) {
-  const h5::Reader reader(o.out_dir / "checkpoint.h5");
+  const h5::Reader reader(o.resume_from.empty() ? o.out_dir / "checkpoint.h5" : o.resume_from);
   check_format(reader);
   if (reader.string_attribute("problem") != agent.problem().name() ||
       reader.int_attribute("train_n") != o.n) {
@@ -168,11 +171,11 @@ struct StepLoss {
 
 StepLoss reinforce_loss(Agent& agent, RolloutBaseline& baseline, const Instances& batch,
                         bool warmup, double exp_beta, Progression& progress,
-                        torch::Generator& generator) {
+                        torch::Generator& generator, Collective* collective) {
   torch::Tensor reference;
   if (!warmup) reference = baseline.costs(batch);
   const auto t = agent.rollout(batch, Selection::sample, generator, {}, Mode::training);
-  const double mean_cost = t.cost.mean().item<double>();
+  const double mean_cost = mean_over_ranks(t.cost.mean().item<double>(), collective);
   if (warmup) {
     progress.ema =
         progress.ema_set ? exp_beta * progress.ema + (1 - exp_beta) * mean_cost : mean_cost;
@@ -198,7 +201,11 @@ void remove_stale_temporaries(const std::filesystem::path& dir) {
 }
 
 // Options that make no sense together; thrown before anything is written.
-void check_options(const Agent& agent, const TrainerOptions& o) {
+void check_options(const Agent& agent, const TrainerOptions& o, const Collective* collective) {
+  if (collective && o.batch % collective->size() != 0) {
+    throw std::invalid_argument("--batch " + std::to_string(o.batch) + " is not divisible by the "
+                                "world size " + std::to_string(collective->size()));
+  }
   if (o.baseline == BaselineKind::rollout) {
     if (o.starts != 0 || o.augment != 1) {
       throw std::invalid_argument("--starts and --augment need --baseline multistart");
@@ -239,32 +246,42 @@ std::string to_string(BaselineKind kind) {
   return kind == BaselineKind::rollout ? "rollout" : "multistart";
 }
 
-void train(Agent& agent, const TrainerOptions& o) {
-  check_options(agent, o);
+void train(Agent& agent, const TrainerOptions& o, Collective* collective) {
+  check_options(agent, o, collective);
   auto groups = parameter_groups(agent.network(), o);  // may refuse --bias-lr: before writing
+  const int64_t rank = collective ? collective->rank() : 0;
+  const bool writer = rank == 0;  // rank 0 alone writes the run directory
+  const int64_t batch_size = collective ? o.batch / collective->size() : o.batch;
+  if (collective) broadcast_state(agent.network(), *collective);
   const double cpu_at_start = process_cpu_seconds();
-  std::filesystem::create_directories(o.out_dir);
-  auto generator = at::make_generator<at::CPUGeneratorImpl>(o.seed);
+  if (writer) std::filesystem::create_directories(o.out_dir);
+  auto generator = at::make_generator<at::CPUGeneratorImpl>(rank_seed(o.seed, rank, 0));
   auto val_generator = at::make_generator<at::CPUGeneratorImpl>(o.seed * 7919 + 1);
   const auto val_set = agent.problem().generate(o.val_size, o.n, val_generator);
+  const auto val_share = share_of(o.val_size, collective);
 
   torch::optim::Adam optimizer(std::move(groups), torch::optim::AdamOptions(o.lr));
   const bool multistart = o.baseline == BaselineKind::multistart;
   const int64_t starts = o.starts > 0 ? o.starts : default_starts(o.n);
   std::unique_ptr<RolloutBaseline> baseline;
   if (!multistart) {
-    baseline = std::make_unique<RolloutBaseline>(agent, o.n, o.baseline_eval_size, o.seed, o.alpha);
+    baseline = std::make_unique<RolloutBaseline>(agent, o.n, o.baseline_eval_size, o.seed, o.alpha,
+                                                 collective);
   }
   Progression progress;
   progress.lr = o.lr;
   std::vector<std::string> rows;
   if (o.resume) {
-    remove_stale_temporaries(o.out_dir);
+    if (writer) remove_stale_temporaries(o.out_dir);
     progress = load_checkpoint(o, agent, baseline.get(), optimizer, generator);
+    // The checkpoint holds rank 0's generator; the others start fresh streams.
+    if (rank > 0) generator.set_current_seed(rank_seed(o.seed, rank, progress.epoch));
     if (o.resume_with_lr) progress.lr = o.lr;
-    rows = kept_log_rows(o.out_dir / "log.csv", progress.epoch);
-    std::fprintf(stderr, "resuming %s after epoch %lld\n", o.out_dir.c_str(),
-                 static_cast<long long>(progress.epoch));
+    if (writer) {
+      rows = kept_log_rows(o.out_dir / "log.csv", progress.epoch);
+      std::fprintf(stderr, "resuming %s after epoch %lld\n", o.out_dir.c_str(),
+                   static_cast<long long>(progress.epoch));
+    }
   }
   set_lr(optimizer, progress.lr, o);
   if (!o.teacher.empty()) {  // an unknown heuristic fails now, not after the first epoch
@@ -272,15 +289,22 @@ void train(Agent& agent, const TrainerOptions& o) {
     (void)agent.problem().heuristic(o.teacher, agent.problem().generate(2, o.n, probe));
   }
 
-  double cpu_offset = progress.cpu_seconds - cpu_at_start;  // the run's CPU time: offset + now
-  const auto cpu_spent = [&] { return cpu_offset + process_cpu_seconds(); };
+  // The run's clock, the same on every rank: its CPU time is the ranks' process CPU
+  // time summed (offset + now on each), the time budget follows rank 0's wall clock.
+  double cpu_offset = (writer ? progress.cpu_seconds : 0) - cpu_at_start;
+  const auto cpu_spent = [&] {
+    return sum_over_ranks(cpu_offset + process_cpu_seconds(), collective);
+  };
   const auto cpu_left = [&] { return o.cpu_budget <= 0 || cpu_spent() < o.cpu_budget; };
   auto run_start = std::chrono::steady_clock::now();  // moved on by the time pictures take
   const auto budget_left = [&] {  // fraction of the time budget not yet spent
     if (o.time_budget <= 0) return 1.0;
     const std::chrono::duration<double> spent = std::chrono::steady_clock::now() - run_start;
-    return std::max(0.0, 1.0 - spent.count() / o.time_budget);
+    return from_rank_zero(std::max(0.0, 1.0 - spent.count() / o.time_budget), collective);
   };
+  // Batch normalisation over the global batch while training.
+  std::optional<nn::SyncBatchStatistics> global_batch_statistics;
+  if (collective) global_batch_statistics.emplace(*collective);
   // curve.png, redrawn after every epoch.
   const std::string curve_title = o.out_dir.filename().string() + ": " + agent.problem().name() +
                                   ", n = " + std::to_string(o.n);
@@ -298,19 +322,21 @@ void train(Agent& agent, const TrainerOptions& o) {
       const double left = budget_left();
       if ((left <= 0 || !cpu_left()) && steps_done > 0) break;
       if (o.time_budget > 0) set_lr(optimizer, progress.lr * left, o);
-      const auto batch = agent.problem().generate(o.batch, o.n, generator);
+      const auto batch = agent.problem().generate(batch_size, o.n, generator);
       StepLoss step_loss;
       if (!o.teacher.empty()) {
         step_loss = imitation_loss(agent, o.teacher, batch);
+        step_loss.mean_cost = mean_over_ranks(step_loss.mean_cost, collective);
       } else if (multistart) {
         const auto m = multistart_loss(agent, batch, o.augment, starts, generator);
-        step_loss = {m.loss, m.mean_cost};
+        step_loss = {m.loss, mean_over_ranks(m.mean_cost, collective)};
       } else {
-        step_loss =
-            reinforce_loss(agent, *baseline, batch, warmup, o.exp_beta, progress, generator);
+        step_loss = reinforce_loss(agent, *baseline, batch, warmup, o.exp_beta, progress,
+                                   generator, collective);
       }
       optimizer.zero_grad();
       step_loss.loss.backward();
+      if (collective) average_gradients(agent.network(), *collective);
       torch::nn::utils::clip_grad_norm_(agent.network().parameters(), o.max_grad_norm);
       optimizer.step();
       const double mean_cost = step_loss.mean_cost;
@@ -326,8 +352,12 @@ void train(Agent& agent, const TrainerOptions& o) {
     const auto verdict = multistart ? RolloutBaseline::Verdict{std::nan(""), false}
                                     : baseline->update(agent);  // the recipe's cost: counted
     progress.cpu_seconds = cpu_spent();
+    const auto val_part = val_set.slice(val_share.begin, val_share.end);
     const double val_cost =
-        solve(agent, val_set, Decoding{}, 256, generator).cost.mean().item<double>();
+        sum_over_ranks(solve(agent, val_part, Decoding{}, 256, generator).cost.sum().item<double>(),
+                       collective) /
+        static_cast<double>(o.val_size);
+    if (collective) check_ranks_agree(agent.network(), *collective);
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     char row[256];
@@ -340,26 +370,29 @@ void train(Agent& agent, const TrainerOptions& o) {
     if (o.paper_lr_rule && verdict.p_value > 0.95) progress.lr *= 0.95;
     set_lr(optimizer, progress.lr, o);
     progress.epoch = epoch + 1;
-    // The log row first: a run killed before its checkpoint lands resumes from the
-    // previous one and rewrites the row; never a checkpoint without its row.
-    write_log(o.out_dir / "log.csv", rows);
-    save_checkpoint(o, agent, baseline.get(), optimizer, generator, progress);
-    save_model(agent, o.out_dir / "model.h5");
-    // The policy that won the last t-test: usually the one to ship.
-    if (verdict.replaced) save_model(baseline->agent(), o.out_dir / "baseline.h5");
-    if (draw_curve) {  // not counted against either budget
-      const auto drawing = std::chrono::steady_clock::now();
-      try {
-        const auto curve = training_curve(rows, curve_title);
-        gnuplot_png(o.out_dir / "curve.png", curve.script, curve.data, curve.width, curve.height);
-      } catch (const std::runtime_error& e) {
-        std::fprintf(stderr, "eie train: warning: no curve.png (training goes on): %s\n", e.what());
-        draw_curve = false;  // once: the next epoch would fail the same way
+    if (writer) {  // rank 0 alone writes the run directory
+      // The log row first: a run killed before its checkpoint lands resumes from the
+      // previous one and rewrites the row; never a checkpoint without its row.
+      write_log(o.out_dir / "log.csv", rows);
+      save_checkpoint(o, agent, baseline.get(), optimizer, generator, progress);
+      save_model(agent, o.out_dir / "model.h5");
+      // The policy that won the last t-test: usually the one to ship.
+      if (verdict.replaced) save_model(baseline->agent(), o.out_dir / "baseline.h5");
+      if (draw_curve) {  // not counted against either budget
+        const auto drawing = std::chrono::steady_clock::now();
+        try {
+          const auto curve = training_curve(rows, curve_title);
+          gnuplot_png(o.out_dir / "curve.png", curve.script, curve.data, curve.width, curve.height);
+        } catch (const std::runtime_error& e) {
+          std::fprintf(stderr, "eie train: warning: no curve.png (training goes on): %s\n", e.what());
+          draw_curve = false;  // once: the next epoch would fail the same way
+        }
+        run_start += std::chrono::steady_clock::now() - drawing;
       }
-      run_start += std::chrono::steady_clock::now() - drawing;
+      if (!::isatty(2)) std::fprintf(stderr, "%s\n", row);
     }
-    cpu_offset = progress.cpu_seconds - process_cpu_seconds();  // validation and saving left out
-    if (!::isatty(2)) std::fprintf(stderr, "%s\n", row);
+    // Validation and saving left out of the CPU time.
+    cpu_offset = (writer ? progress.cpu_seconds : 0) - process_cpu_seconds();
   }
 }
 

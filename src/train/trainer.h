@@ -5,6 +5,7 @@
 #include <string>
 
 #include "src/agent/agent.h"
+#include "src/parallel/collective.h"
 
 namespace eie {
 
@@ -33,6 +34,7 @@ struct TrainerOptions {
   uint64_t seed = 1234;               // every random draw derives from it
   std::filesystem::path out_dir;      // checkpoint.h5, model.h5, log.csv
   bool resume = false;                // continue from out_dir/checkpoint.h5
+  std::filesystem::path resume_from;  // ... or from this copy of it (empty: out_dir's)
   bool resume_with_lr = false;        // a resumed run takes `lr` instead of the checkpoint's
   std::string teacher;                // "METHOD[+IMPROVE]": imitate that heuristic's solutions
   BaselineKind baseline = BaselineKind::rollout;
@@ -56,6 +58,12 @@ struct TrainerOptions {
 // left out: they are the same work for every recipe); a CPU budget ends the run when
 // it reaches the budget, the learning rate unchanged (learning curves at equal cost). Throws std::invalid_argument for
 // options that do not go together before writing anything.
-void train(Agent& agent, const TrainerOptions& options);
+//
+// With a collective, this process is one rank of a data-parallel job
+// (DESIGN.md): it trains on its share of each batch of `options.batch` instances
+// (drawn from its own seed), gradients and batch-normalisation statistics are
+// taken over the whole batch, every decision (baseline, budgets, learning rate)
+// is agreed, and rank 0 alone writes. A lost rank makes every other throw.
+void train(Agent& agent, const TrainerOptions& options, Collective* collective = nullptr);
 
 }  // namespace eie

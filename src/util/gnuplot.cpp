@@ -2,6 +2,7 @@
 
 #include <signal.h>
 
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -10,6 +11,7 @@
 #include <system_error>
 
 #include "src/util/atomic_path.h"
+#include "src/util/temporary_directory.h"
 
 namespace eie {
 
@@ -31,36 +33,18 @@ class IgnoredSigpipe {
   struct sigaction previous_ {};
 };
 
-// A fresh directory only this process writes to; removed with everything in it.
-class PrivateDirectory {
- public:
-  PrivateDirectory() {
-    auto pattern = (std::filesystem::temp_directory_path() / "eie-gnuplot-XXXXXX").string();
-    // The path goes into gnuplot's script: only characters that cannot end a literal.
-    for (const char c : pattern) {
-      const bool plain = std::isalnum(static_cast<unsigned char>(c)) || c == '/' || c == '-' ||
-                         c == '_' || c == '.';
-      if (!plain) {
-        throw std::runtime_error("cannot plot: the temporary directory's path (TMPDIR) has "
-                                 "characters other than letters, digits and / - _ .");
-      }
+// The private directory's path goes into gnuplot's script: only characters that
+// cannot end a literal.
+void check_plain(const std::filesystem::path& path) {
+  for (const char c : path.string()) {
+    const bool plain = std::isalnum(static_cast<unsigned char>(c)) || c == '/' || c == '-' ||
+                       c == '_' || c == '.';
+    if (!plain) {
+      throw std::runtime_error("cannot plot: the temporary directory's path (TMPDIR) has "
+                               "characters other than letters, digits and / - _ .");
     }
-    if (::mkdtemp(pattern.data()) == nullptr) {
-      throw std::runtime_error("cannot plot: no temporary directory for gnuplot");
-    }
-    path_ = pattern;
   }
-  PrivateDirectory(const PrivateDirectory&) = delete;
-  PrivateDirectory& operator=(const PrivateDirectory&) = delete;
-  ~PrivateDirectory() {
-    std::error_code ignored;
-    std::filesystem::remove_all(path_, ignored);
-  }
-  [[nodiscard]] const std::filesystem::path& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;  // the directory
-};
+}
 
 }  // namespace
 
@@ -76,7 +60,8 @@ std::string gnuplot_quote(const std::string& text) {
 
 void gnuplot_png(const std::filesystem::path& output, const std::string& script,
                  const std::map<std::string, std::string>& data, int width, int height) {
-  const PrivateDirectory directory;
+  const TemporaryDirectory directory("eie-gnuplot");
+  check_plain(directory.path());
   const auto picture = directory.path() / "plot.png";
   const auto errors = directory.path() / "errors";  // gnuplot's messages: never on our stdout
   // A missing gnuplot closes the pipe at once: writing to it must fail, not kill us.

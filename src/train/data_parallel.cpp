@@ -1,0 +1,84 @@
+#include "src/train/data_parallel.h"
+
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <stdexcept>
+#include <vector>
+
+#include "src/util/atomic_path.h"
+
+namespace eie {
+
+void broadcast_state(torch::nn::Module& network, Collective& collective) {
+  torch::NoGradGuard no_grad;
+  for (auto p : network.parameters()) collective.broadcast(p);
+  for (auto b : network.buffers()) collective.broadcast(b);
+}
+
+void average_gradients(torch::nn::Module& network, Collective& collective) {
+  std::vector<torch::Tensor> trained;
+  for (auto& p : network.parameters()) {
+    if (!p.requires_grad()) continue;
+    if (!p.grad().defined()) p.mutable_grad() = torch::zeros_like(p);
+    trained.push_back(p);
+  }
+  if (trained.empty()) return;
+  std::vector<torch::Tensor> flat;
+  for (const auto& p : trained) flat.push_back(p.grad().reshape(-1));
+  auto all = torch::cat(flat);
+  collective.sum(all);
+  all.div_(static_cast<double>(collective.size()));
+  int64_t offset = 0;
+  for (auto& p : trained) {
+    p.mutable_grad().copy_(all.narrow(0, offset, p.numel()).view_as(p));
+    offset += p.numel();
+  }
+}
+
+void check_ranks_agree(torch::nn::Module& network, Collective& collective) {
+  torch::NoGradGuard no_grad;
+  double local = 0;
+  for (const auto& p : network.parameters()) local += p.to(torch::kDouble).abs().sum().item<double>();
+  const double total = sum_over_ranks(local, &collective);
+  const double expected = local * static_cast<double>(collective.size());
+  if (std::abs(total - expected) > 1e-9 * std::abs(expected)) {
+    throw std::runtime_error("rank " + std::to_string(collective.rank()) +
+                             ": the ranks' parameters differ (a rank ran other code or "
+                             "another model)");
+  }
+}
+
+std::filesystem::path file_from_rank_zero(const std::filesystem::path& path,
+                                          const std::filesystem::path& local,
+                                          Collective& collective) {
+  std::string bytes;
+  if (collective.rank() == 0) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw std::invalid_argument(path.string() + ": cannot read");
+    bytes.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  auto size = torch::tensor({static_cast<int64_t>(bytes.size())});
+  collective.broadcast(size);
+  auto data = torch::empty({size.item<int64_t>()}, torch::kUInt8);
+  if (collective.rank() == 0) std::memcpy(data.data_ptr(), bytes.data(), bytes.size());
+  collective.broadcast(data);
+  if (collective.rank() == 0) return path;
+  std::filesystem::create_directories(local.parent_path());
+  write_file(local, std::string(reinterpret_cast<const char*>(data.data_ptr()),
+                                static_cast<size_t>(data.numel())));
+  return local;
+}
+
+uint64_t rank_seed(uint64_t seed, int64_t rank, int64_t epoch) {
+  if (rank == 0 && epoch == 0) return seed;
+  // splitmix64 of the three: distinct, well-spread streams.
+  uint64_t z = seed + 0x9E3779B97F4A7C15ULL * static_cast<uint64_t>(rank + 1) +
+               0xBF58476D1CE4E5B9ULL * static_cast<uint64_t>(epoch);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
+}
+
+}  // namespace eie
