@@ -1,12 +1,9 @@
 #include "src/cli/launcher.h"
 
-#include <arpa/inet.h>
 #include <fcntl.h>
-#include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/prctl.h>
-#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -16,23 +13,10 @@
 #include <cstdlib>
 #include <stdexcept>
 
+#include "src/parallel/gloo_collective.h"
+
 namespace eie::cli {
 namespace {
-
-// A port nobody listens on now (the kernel's pick for port 0).
-int free_port() {
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  if (fd < 0) throw std::runtime_error("--nproc: cannot open a socket to find a free port");
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t length = sizeof address;
-  const bool ok = ::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0 &&
-                  ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) == 0;
-  ::close(fd);
-  if (!ok) throw std::runtime_error("--nproc: no free port on the loopback interface");
-  return ntohs(address.sin_port);
-}
 
 std::string executable() {
   std::array<char, 4096> path{};
@@ -97,7 +81,7 @@ std::string how_it_ended(int status) {
 }  // namespace
 
 int launch_local_ranks(int64_t ranks, const std::vector<std::string>& arguments, int port) {
-  if (port == 0) port = free_port();
+  if (port == 0) port = free_loopback_port();
   const auto program = executable();
   std::vector<Rank> children(static_cast<size_t>(ranks));
   std::vector<Stream> streams;

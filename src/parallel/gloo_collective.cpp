@@ -1,8 +1,14 @@
 #include "src/parallel/gloo_collective.h"
 
+#include <c10/util/Logging.h>
 #include <torch/csrc/distributed/c10d/PrefixStore.hpp>
 #include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
 #include <torch/csrc/distributed/c10d/TCPStore.hpp>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <condition_variable>
 #include <cstdlib>
@@ -197,7 +203,25 @@ std::shared_ptr<::gloo::transport::Device> device_for(const JobAddress& a) {
 
 }  // namespace
 
+int free_loopback_port() {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  if (fd < 0) throw std::runtime_error("cannot open a socket to find a free port");
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t length = sizeof address;
+  const bool ok = ::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0 &&
+                  ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) == 0;
+  ::close(fd);
+  if (!ok) throw std::runtime_error("no free port on the loopback interface");
+  return ntohs(address.sin_port);
+}
+
 std::unique_ptr<Collective> join_job(const JobAddress& a, std::chrono::seconds timeout) {
+  // c10d logs connection trouble on stderr besides throwing it: the exceptions are
+  // reported, in one line each.
+  FLAGS_caffe2_log_level = 3;  // fatal only
+  c10::UpdateLoggingLevelsFromFlags();
   auto store = connect_store(a, timeout);
   check_in(*store, a, timeout);
   auto options = c10d::ProcessGroupGloo::Options::create(timeout);

@@ -29,4 +29,8 @@ struct JobAddress {
 [[nodiscard]] std::unique_ptr<Collective> join_job(const JobAddress& address,
                                                    std::chrono::seconds timeout);
 
+// A TCP port nobody listens on now (the kernel's pick) on the loopback interface, for
+// jobs on one machine. Throws std::runtime_error when there is none.
+[[nodiscard]] int free_loopback_port();
+
 }  // namespace eie
