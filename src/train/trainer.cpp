@@ -206,6 +206,10 @@ void check_options(const Agent& agent, const TrainerOptions& o, const Collective
     throw std::invalid_argument("--batch " + std::to_string(o.batch) + " is not divisible by the "
                                 "world size " + std::to_string(collective->size()));
   }
+  if (collective && std::min(o.val_size, o.baseline_eval_size) < collective->size()) {
+    throw std::invalid_argument("--val-size and --baseline-eval-size must be at least the world "
+                                "size " + std::to_string(collective->size()) + " (a share each)");
+  }
   if (o.baseline == BaselineKind::rollout) {
     if (o.starts != 0 || o.augment != 1) {
       throw std::invalid_argument("--starts and --augment need --baseline multistart");
