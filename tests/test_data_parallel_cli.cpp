@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <fstream>
 #include <future>
 #include <sstream>
 #include <thread>
@@ -138,6 +139,51 @@ TEST(DataParallelCli, LosingARankStopsTheOthersWithOneLineNamingIt) {
   const auto resumed = eie(kTiny + " --batch 16 --epochs 100000 --cpu-budget 0.1 --resume --out " +
                            out.string());
   EXPECT_EQ(resumed.exit_code, 0) << resumed.stderr;
+}
+
+// The child of `parent` whose environment has RANK=`rank` (-1 if none).
+pid_t rank_child(pid_t parent, int rank) {
+  std::ifstream children("/proc/" + std::to_string(parent) + "/task/" + std::to_string(parent) +
+                         "/children");
+  for (pid_t child; children >> child;) {
+    const auto environment = test::slurp("/proc/" + std::to_string(child) + "/environ");
+    if (environment.find(std::string("RANK=") + std::to_string(rank) + '\0') !=
+        std::string::npos) {
+      return child;
+    }
+  }
+  return -1;
+}
+
+TEST(DataParallelCli, TheLauncherEndsTheJobWhenARankDies) {
+  const auto dir = test::scratch_dir("dp-launcher");
+  const auto out = dir / "run";
+  const pid_t launcher = start(kTiny + " --batch 16 --epochs 100000 --threads 1 --nproc 2 --out " +
+                                   out.string(),
+                               dir / "launcher.err");
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (!std::filesystem::exists(out / "checkpoint.h5") &&
+         std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  const pid_t rank1 = rank_child(launcher, 1), rank0 = rank_child(launcher, 0);
+  ASSERT_GT(rank1, 0);
+  ASSERT_GT(rank0, 0);
+  ::kill(rank1, SIGKILL);
+  const auto killed = std::chrono::steady_clock::now();
+  int status = 0;
+  while (::waitpid(launcher, &status, WNOHANG) == 0) {
+    if (std::chrono::steady_clock::now() - killed > std::chrono::seconds(30)) {
+      ::kill(launcher, SIGKILL);
+      FAIL() << "the launcher did not end within 30 s of losing rank 1";
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) != 0);
+  EXPECT_NE(::kill(rank0, 0), 0) << "rank 0 outlived its launcher";
+  const auto err = test::slurp(dir / "launcher.err");
+  EXPECT_NE(err.find("eie train: error: rank 1 failed (killed by signal 9)"), std::string::npos)
+      << err;
 }
 
 }  // namespace
