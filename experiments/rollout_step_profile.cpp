@@ -1,9 +1,10 @@
-// Where a rollout-baseline training step's time goes (TSP, n = 100, Kool et al.'s
-// model): the greedy baseline rollout, the encoder with gradients, the sampled decode
-// (no gradients), scoring the sampled tours with gradients, backward, and Adam.
-// The phases are those of eie train's step (AttentionAgent::run and the trainer),
-// timed one by one after warm-up steps.
-// Run: build/experiments/rollout_step_profile [STEPS [BATCH [THREADS]]]
+// Where a training step's time goes (TSP, n = 100, Kool et al.'s model): the greedy
+// baseline rollout, the encoder with gradients, the sampled decode (no gradients),
+// scoring the sampled tours with gradients, backward, and Adam. The phases are those
+// of eie train's step (AttentionAgent::run and the trainer), timed one by one after
+// warm-up steps. With STARTS > 0, the multi-start step instead: no baseline rollout,
+// each instance decoded from STARTS forced first cities, the encoder run once.
+// Run: build/experiments/rollout_step_profile [STEPS [BATCH [THREADS [STARTS]]]]
 #include <omp.h>
 
 #include <chrono>
@@ -24,6 +25,7 @@ int main(int argc, char** argv) {
   const int steps = argc > 1 ? std::stoi(argv[1]) : 5;
   const int64_t batch = argc > 2 ? std::stoll(argv[2]) : 256;
   const int threads = argc > 3 ? std::stoi(argv[3]) : 2;
+  const int64_t starts = argc > 4 ? std::stoll(argv[4]) : 0;
   torch::set_num_threads(threads);
   omp_set_num_threads(threads);
   const int64_t n = 100;
@@ -51,22 +53,31 @@ int main(int argc, char** argv) {
       mark = now;
     };
     agent->network().train();
-    const auto reference =
-        solve(*baseline, instances, Decoding{}, chunk_per_thread(batch, batch), generator).cost;
+    torch::Tensor reference;
+    if (starts == 0) {
+      reference =
+          solve(*baseline, instances, Decoding{}, chunk_per_thread(batch, batch), generator).cost;
+    }
     phase(order[0]);
     const auto plan = attention.plan(n);
-    const auto env = routing->environment(instances);
-    const auto embeddings = model->encode(*env, plan.encoder);
+    const auto embeddings = model->encode(*routing->environment(instances), plan.encoder);
     phase(order[1]);
+    // Multi-start: every instance repeated, its first cities forced.
+    const int64_t K = std::max<int64_t>(starts, 1);
+    const auto decoded = starts > 0 ? instances.repeat_each(K) : instances;
+    const auto forced =
+        starts > 0 ? problem->start_actions(instances, K).reshape({-1, 1}) : torch::Tensor();
     Trajectory t;
     {
       torch::NoGradGuard no_grad;
-      const auto decoding = routing->environment(instances);
-      t = decode(*decoding, *model->start(*decoding, embeddings.detach(), plan), Selection::sample,
-                 generator);
+      const auto decoding = routing->environment(decoded);
+      t = decode(*decoding, *model->start(*decoding, embeddings.detach(), plan, K),
+                 Selection::sample, generator, forced);
     }
     phase(order[2]);
-    const auto log_likelihood = model->score(*env, embeddings, plan, t.actions).sum(1);
+    const auto env = routing->environment(decoded);
+    const auto log_likelihood = model->score(*env, embeddings, plan, t.actions, K).sum(1);
+    if (starts > 0) reference = t.cost.view({-1, K}).mean(1, true).expand({-1, K}).reshape(-1);
     const auto loss = ((t.cost - reference) * log_likelihood).mean();
     phase(order[3]);
     optimizer.zero_grad();
@@ -78,8 +89,10 @@ int main(int argc, char** argv) {
   }
   double total = 0;
   for (const auto& [name, s] : seconds) total += s;
-  std::printf("| phase (TSP n = %lld, batch %lld, %d threads) | seconds per step | share |\n",
-              static_cast<long long>(n), static_cast<long long>(batch), threads);
+  std::printf("| phase (TSP n = %lld, batch %lld, %lld starts, %d threads) | seconds per step "
+              "| share |\n",
+              static_cast<long long>(n), static_cast<long long>(batch),
+              static_cast<long long>(starts), threads);
   std::printf("|---|---|---|\n");
   for (const auto& name : order) {
     std::printf("| %s | %.3f | %.0f%% |\n", name.c_str(), seconds[name] / steps,
