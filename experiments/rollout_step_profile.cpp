@@ -3,13 +3,15 @@
 // scoring the sampled tours with gradients, backward, and Adam. The phases are those
 // of eie train's step (AttentionAgent::run and the trainer), timed one by one after
 // warm-up steps. With STARTS > 0, the multi-start step instead: no baseline rollout,
-// each instance decoded from STARTS forced first cities, the encoder run once.
+// each instance decoded from STARTS forced first cities with gradients (no scoring
+// pass), the encoder run once.
 // Run: build/experiments/rollout_step_profile [STEPS [BATCH [THREADS [STARTS]]]]
 #include <omp.h>
 
 #include <chrono>
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -41,9 +43,10 @@ int main(int argc, char** argv) {
 
   using Clock = std::chrono::steady_clock;
   std::map<std::string, double> seconds;
-  const std::vector<std::string> order = {"baseline greedy rollout", "encoder (with gradients)",
-                                          "sampled decode (no gradients)",
-                                          "scoring (with gradients)", "backward", "Adam step"};
+  const std::vector<std::string> order = {
+      "baseline greedy rollout", "encoder (with gradients)",
+      starts == 0 ? "sampled decode (no gradients)" : "sampled decode (with gradients)",
+      "scoring (with gradients)", "backward", "Adam step"};
   for (int step = -2; step < steps; ++step) {  // two warm-up steps
     const auto instances = problem->generate(batch, n, generator);
     auto mark = Clock::now();
@@ -69,15 +72,21 @@ int main(int argc, char** argv) {
         starts > 0 ? problem->start_actions(instances, K).reshape({-1, 1}) : torch::Tensor();
     Trajectory t;
     {
-      torch::NoGradGuard no_grad;
+      std::optional<torch::NoGradGuard> no_grad;
+      if (starts == 0) no_grad.emplace();
       const auto decoding = routing->environment(decoded);
-      t = decode(*decoding, *model->start(*decoding, embeddings.detach(), plan, K),
+      t = decode(*decoding,
+                 *model->start(*decoding, starts == 0 ? embeddings.detach() : embeddings, plan, K),
                  Selection::sample, generator, forced);
     }
     phase(order[2]);
-    const auto env = routing->environment(decoded);
-    const auto log_likelihood = model->score(*env, embeddings, plan, t.actions, K).sum(1);
-    if (starts > 0) reference = t.cost.view({-1, K}).mean(1, true).expand({-1, K}).reshape(-1);
+    torch::Tensor log_likelihood = t.log_likelihood;
+    if (starts == 0) {
+      const auto env = routing->environment(decoded);
+      log_likelihood = model->score(*env, embeddings, plan, t.actions, K).sum(1);
+    } else {
+      reference = t.cost.view({-1, K}).mean(1, true).expand({-1, K}).reshape(-1);
+    }
     const auto loss = ((t.cost - reference) * log_likelihood).mean();
     phase(order[3]);
     optimizer.zero_grad();
@@ -95,6 +104,7 @@ int main(int argc, char** argv) {
               static_cast<long long>(starts), threads);
   std::printf("|---|---|---|\n");
   for (const auto& name : order) {
+    if (starts > 0 && (name == order[0] || name == order[3])) continue;  // none in this step
     std::printf("| %s | %.3f | %.0f%% |\n", name.c_str(), seconds[name] / steps,
                 100 * seconds[name] / total);
   }
