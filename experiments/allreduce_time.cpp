@@ -4,7 +4,7 @@
 // usage: allreduce_time [ROUNDS]   prints: parameters, mean milliseconds per all-reduce
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -15,7 +15,7 @@
 
 int main(int argc, char** argv) {
   using namespace eie;
-  const int rounds = argc > 1 ? std::atoi(argv[1]) : 50;
+  const int rounds = argc > 1 ? std::stoi(argv[1]) : 50;
   torch::set_num_threads(1);
   const int port = free_loopback_port();
   int64_t parameters = 0;

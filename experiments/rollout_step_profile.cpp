@@ -44,9 +44,12 @@ int main(int argc, char** argv) {
   using Clock = std::chrono::steady_clock;
   std::map<std::string, double> seconds;
   const std::vector<std::string> order = {
-      "baseline greedy rollout", "encoder (with gradients)",
+      "baseline greedy rollout",
+      "encoder (with gradients)",
       starts == 0 ? "sampled decode (no gradients)" : "sampled decode (with gradients)",
-      "scoring (with gradients)", "backward", "Adam step"};
+      "scoring (with gradients)",
+      "backward",
+      "Adam step"};
   for (int step = -2; step < steps; ++step) {  // two warm-up steps
     const auto instances = problem->generate(batch, n, generator);
     auto mark = Clock::now();
@@ -98,10 +101,11 @@ int main(int argc, char** argv) {
   }
   double total = 0;
   for (const auto& [name, s] : seconds) total += s;
-  std::printf("| phase (TSP n = %lld, batch %lld, %lld starts, %d threads) | seconds per step "
-              "| share |\n",
-              static_cast<long long>(n), static_cast<long long>(batch),
-              static_cast<long long>(starts), threads);
+  std::printf(
+      "| phase (TSP n = %lld, batch %lld, %lld starts, %d threads) | seconds per step "
+      "| share |\n",
+      static_cast<long long>(n), static_cast<long long>(batch), static_cast<long long>(starts),
+      threads);
   std::printf("|---|---|---|\n");
   for (const auto& name : order) {
     if (starts > 0 && (name == order[0] || name == order[3])) continue;  // none in this step

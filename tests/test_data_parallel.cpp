@@ -133,8 +133,8 @@ Batch sampled_batch(bool multistart) {
 TEST(DataParallel, TwoRanksMatchOneProcessOnTheUnionBatchWithTheRolloutBaseline) {
   const auto b = sampled_batch(false);
   expect_two_ranks_match_one_process([&](Agent& agent, int64_t begin, int64_t end) {
-    const auto t = agent.replay(b.instances.slice(begin, end), b.actions.slice(0, begin, end),
-                                Mode::training);
+    const auto t =
+        agent.replay(b.instances.slice(begin, end), b.actions.slice(0, begin, end), Mode::training);
     return ((t.cost - b.reference.slice(0, begin, end)).detach() * t.log_likelihood).mean();
   });
 }

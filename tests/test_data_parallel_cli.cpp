@@ -1,9 +1,8 @@
 // `eie train` as ranks of a job: a local job through --nproc, refusals of bad job
 // settings before anything is written, and a job that loses a rank (kill -9).
-#include <gtest/gtest.h>
-
 #include <arpa/inet.h>
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <netinet/in.h>
 #include <signal.h>
 #include <spawn.h>
@@ -79,8 +78,8 @@ TEST(DataParallelCli, BadJobSettingsAreOneLineAndWriteNothing) {
   expect_clean_failure(eie(base + job + " --world-size 2 --rank 0"), "cannot listen on");
   ::close(taken);
   // Two ranks that disagree on the world size: both stop, naming it.
-  auto master = std::async(std::launch::async,
-                           [&] { return eie(base + job + " --world-size 2 --rank 0"); });
+  auto master =
+      std::async(std::launch::async, [&] { return eie(base + job + " --world-size 2 --rank 0"); });
   std::this_thread::sleep_for(std::chrono::milliseconds(500));
   const auto other = eie(base + job + " --world-size 4 --rank 1");
   expect_clean_failure(other, "rank 1 has WORLD_SIZE 4, rank 0 has 2");
@@ -136,8 +135,8 @@ TEST(DataParallelCli, LosingARankStopsTheOthersWithOneLineNamingIt) {
   EXPECT_NE(last.find("error: rank 0:"), std::string::npos) << err;
   EXPECT_NE(last.find("lost rank 1"), std::string::npos) << err;
   // The last checkpoint is whole: a single process continues from it.
-  const auto resumed = eie(kTiny + " --batch 16 --epochs 100000 --cpu-budget 0.1 --resume --out " +
-                           out.string());
+  const auto resumed =
+      eie(kTiny + " --batch 16 --epochs 100000 --cpu-budget 0.1 --resume --out " + out.string());
   EXPECT_EQ(resumed.exit_code, 0) << resumed.stderr;
 }
 
@@ -147,8 +146,7 @@ pid_t rank_child(pid_t parent, int rank) {
                          "/children");
   for (pid_t child; children >> child;) {
     const auto environment = test::slurp("/proc/" + std::to_string(child) + "/environ");
-    if (environment.find(std::string("RANK=") + std::to_string(rank) + '\0') !=
-        std::string::npos) {
+    if (environment.find(std::string("RANK=") + std::to_string(rank) + '\0') != std::string::npos) {
       return child;
     }
   }
@@ -158,9 +156,9 @@ pid_t rank_child(pid_t parent, int rank) {
 TEST(DataParallelCli, TheLauncherEndsTheJobWhenARankDies) {
   const auto dir = test::scratch_dir("dp-launcher");
   const auto out = dir / "run";
-  const pid_t launcher = start(kTiny + " --batch 16 --epochs 100000 --threads 1 --nproc 2 --out " +
-                                   out.string(),
-                               dir / "launcher.err");
+  const pid_t launcher =
+      start(kTiny + " --batch 16 --epochs 100000 --threads 1 --nproc 2 --out " + out.string(),
+            dir / "launcher.err");
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
   while (!std::filesystem::exists(out / "checkpoint.h5") &&
          std::chrono::steady_clock::now() < deadline) {

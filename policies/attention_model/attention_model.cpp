@@ -317,7 +317,8 @@ AttentionModelImpl::AttentionModelImpl(const AttentionModelOptions& options) : o
   if (bias.enabled) {
     glimpse_bias = register_parameter(
         "glimpse_bias", torch::full({options.encoder.heads}, bias.glimpse_init), bias.learn);
-    pointer_bias = register_parameter("pointer_bias", torch::full({1}, bias.pointer_init), bias.learn);
+    pointer_bias =
+        register_parameter("pointer_bias", torch::full({1}, bias.pointer_init), bias.learn);
   }
 }
 

@@ -50,7 +50,8 @@ int run_train(int argc, char** argv) {
       "epochs", "epochs", cxxopts::value<int64_t>()->default_value("500"))(
       "steps", "gradient steps per epoch", cxxopts::value<int64_t>()->default_value("10"))(
       "batch", "instances per step", cxxopts::value<int64_t>()->default_value("256"))(
-      "lr", "Adam learning rate (default: the problem's for its protocol, 1e-4 for most; the EIE "
+      "lr",
+      "Adam learning rate (default: the problem's for its protocol, 1e-4 for most; the EIE "
       "paper's 5e-5 for cvrp --protocol eie --capacity 15|20)",
       cxxopts::value<double>())("lr-decay", "learning rate factor per epoch",
                                 cxxopts::value<double>()->default_value("1.0"))(
@@ -81,8 +82,10 @@ int run_train(int argc, char** argv) {
       "train with a distance bias: the attention layers subtract beta * d_ij from their "
       "scores, beta per head starting at BETA in PARTS (all, or a comma list of encoder, "
       "glimpse, pointer) and at 0 elsewhere: BETA[@PARTS] (TSP, CVRP)",
-      cxxopts::value<std::string>())("bias-learn", "with --bias-init: the optimiser moves the betas")(
-      "bias-lr", "with --bias-learn: the betas' learning rate (default: 100 x --lr; Adam moves "
+      cxxopts::value<std::string>())("bias-learn",
+                                     "with --bias-init: the optimiser moves the betas")(
+      "bias-lr",
+      "with --bias-learn: the betas' learning rate (default: 100 x --lr; Adam moves "
       "a parameter by about its rate per step, and betas live on a scale of 1-10)",
       cxxopts::value<double>())(
       "init", "start from this model's weights (e.g. trained on smaller n); sizes come from it",
@@ -98,9 +101,12 @@ int run_train(int argc, char** argv) {
       "multistart (POMO: each instance sampled from K forced first actions, the baseline the "
       "mean of its K trajectories)",
       cxxopts::value<std::string>()->default_value("rollout"))(
-      "starts", "multistart: first actions per instance (default: every city, customer or box, "
-      "at most 100)", cxxopts::value<int64_t>())(
-      "augment", "multistart: 8 = each instance also as its 8 symmetric copies of the square, "
+      "starts",
+      "multistart: first actions per instance (default: every city, customer or box, "
+      "at most 100)",
+      cxxopts::value<int64_t>())(
+      "augment",
+      "multistart: 8 = each instance also as its 8 symmetric copies of the square, "
       "one shared baseline over all their trajectories (TSP, CVRP)",
       cxxopts::value<int64_t>()->default_value("1"));
   add_problem_flags(options);
@@ -113,8 +119,9 @@ int run_train(int argc, char** argv) {
   const auto ranks = local_ranks(args);
   const auto job = job_address(args);
   if (ranks > 0 && (job || args.count("rank") || std::getenv("RANK"))) {
-    throw std::invalid_argument("--nproc starts its own ranks: no --rank or --world-size (nor "
-                                "RANK or WORLD_SIZE in the environment)");
+    throw std::invalid_argument(
+        "--nproc starts its own ranks: no --rank or --world-size (nor "
+        "RANK or WORLD_SIZE in the environment)");
   }
   const auto timeout = job_timeout(args);
   const int64_t world_size = ranks > 0 ? ranks : job ? job->world_size : 1;
@@ -188,8 +195,9 @@ int run_train(int argc, char** argv) {
   if (args.count("bias-lr")) t.bias_lr = positive(args, "bias-lr");
   network.encoder.trained_bias = bias;
   if (t.resume && (args.count("init") || bias.enabled)) {
-    throw std::invalid_argument("--resume continues the checkpoint's network: no --init or "
-                                "--bias-init");
+    throw std::invalid_argument(
+        "--resume continues the checkpoint's network: no --init or "
+        "--bias-init");
   }
   if (ranks > 0) {
     return launch_local_ranks(ranks, arguments_for_ranks(argc, argv), local_job_port(args));

@@ -48,8 +48,9 @@ std::optional<int> master_port(const cxxopts::ParseResult& r) {
 void add_job_flags(cxxopts::Options& options) {
   options.add_options("data-parallel job")(
       "master-addr", "address of rank 0 (env MASTER_ADDR; default 127.0.0.1)",
-      cxxopts::value<std::string>())("master-port", "port rank 0 listens on (env MASTER_PORT; "
-                                                    "default 29500)",
+      cxxopts::value<std::string>())("master-port",
+                                     "port rank 0 listens on (env MASTER_PORT; "
+                                     "default 29500)",
                                      cxxopts::value<std::string>())(
       "world-size", "ranks in the job (env WORLD_SIZE; --batch is the global batch)",
       cxxopts::value<std::string>())("rank", "this process's rank, 0..WORLD_SIZE-1 (env RANK)",
@@ -74,8 +75,8 @@ std::optional<JobAddress> job_address(const cxxopts::ParseResult& r) {
   }
   a.rank = rank ? integer(*rank, "rank", "RANK") : 0;
   if (a.rank < 0 || a.rank >= a.world_size) {
-    throw std::invalid_argument("--rank (or RANK) " + std::to_string(a.rank) +
-                                ": expected 0.." + std::to_string(a.world_size - 1));
+    throw std::invalid_argument("--rank (or RANK) " + std::to_string(a.rank) + ": expected 0.." +
+                                std::to_string(a.world_size - 1));
   }
   if (!rank && a.world_size > 1) throw std::invalid_argument("--rank (or RANK) is required");
   if (const auto addr = setting(r, "master-addr", "MASTER_ADDR")) a.master_addr = *addr;

@@ -87,7 +87,8 @@ int launch_local_ranks(int64_t ranks, const std::vector<std::string>& arguments,
   std::vector<Stream> streams;
   for (int64_t r = 0; r < ranks; ++r) {
     int out[2], err[2];
-    if (::pipe2(out, O_CLOEXEC) != 0 || ::pipe2(err, O_CLOEXEC) != 0) throw std::runtime_error("--nproc: no pipes left");
+    if (::pipe2(out, O_CLOEXEC) != 0 || ::pipe2(err, O_CLOEXEC) != 0)
+      throw std::runtime_error("--nproc: no pipes left");
     children[r].pid = start_rank(program, arguments, r, ranks, port, out, err);
     ::close(out[1]);
     ::close(err[1]);
@@ -106,8 +107,10 @@ int launch_local_ranks(int64_t ranks, const std::vector<std::string>& arguments,
     bool any_running = false;
     for (const auto& c : children) any_running |= c.running;
     if (open.empty() && !any_running) break;
-    if (!open.empty()) ::poll(open.data(), open.size(), 200);
-    else ::usleep(200 * 1000);
+    if (!open.empty())
+      ::poll(open.data(), open.size(), 200);
+    else
+      ::usleep(200 * 1000);
     for (auto& s : streams) {
       if (s.fd < 0) continue;
       pollfd probe{s.fd, POLLIN, 0};

@@ -30,8 +30,7 @@ torch::Tensor sum_over_ranks(const torch::Tensor& x, Collective& collective) {
 
 }  // namespace
 
-SyncBatchStatistics::SyncBatchStatistics(Collective& collective)
-    : previous_(active_collective) {
+SyncBatchStatistics::SyncBatchStatistics(Collective& collective) : previous_(active_collective) {
   active_collective = &collective;
 }
 
@@ -52,8 +51,8 @@ torch::Tensor synced_batch_norm(const torch::Tensor& x, torch::nn::BatchNorm1dIm
     const double momentum = o.momentum().value();
     const auto n = count.item<double>();
     norm.running_mean.mul_(1 - momentum).add_(mean.detach(), momentum);
-    norm.running_var.mul_(1 - momentum).add_(variance.detach() * (n / std::max(1.0, n - 1)),
-                                             momentum);
+    norm.running_var.mul_(1 - momentum)
+        .add_(variance.detach() * (n / std::max(1.0, n - 1)), momentum);
     norm.num_batches_tracked.add_(1);
   }
   return centred / torch::sqrt(variance + o.eps()) * norm.weight + norm.bias;

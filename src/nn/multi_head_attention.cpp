@@ -23,8 +23,8 @@ MultiHeadAttentionImpl::MultiHeadAttentionImpl(const MultiHeadAttentionOptions& 
   W_out = register_parameter("W_out", init({options.heads, d, options.embed_dim}));
   const auto& bias = options.trained_bias;
   if (bias.enabled) {
-    distance_bias =
-        register_parameter("distance_bias", torch::full({options.heads}, bias.encoder_init), bias.learn);
+    distance_bias = register_parameter("distance_bias",
+                                       torch::full({options.heads}, bias.encoder_init), bias.learn);
   }
 }
 

@@ -1,11 +1,7 @@
 #include "src/parallel/gloo_collective.h"
 
-#include <c10/util/Logging.h>
-#include <torch/csrc/distributed/c10d/PrefixStore.hpp>
-#include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
-#include <torch/csrc/distributed/c10d/TCPStore.hpp>
-
 #include <arpa/inet.h>
+#include <c10/util/Logging.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -15,6 +11,9 @@
 #include <mutex>
 #include <stdexcept>
 #include <thread>
+#include <torch/csrc/distributed/c10d/PrefixStore.hpp>
+#include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
+#include <torch/csrc/distributed/c10d/TCPStore.hpp>
 
 namespace eie {
 namespace {
@@ -147,13 +146,13 @@ c10::intrusive_ptr<c10d::Store> connect_store(const JobAddress& a, std::chrono::
     return c10::make_intrusive<c10d::TCPStore>(a.master_addr, options);
   } catch (const std::exception& e) {
     if (a.rank == 0) {
-      throw std::runtime_error("rank 0 cannot listen on " + where +
-                               " (port in use, or not this machine's address): " +
-                               first_line(e.what()));
+      throw std::runtime_error(
+          "rank 0 cannot listen on " + where +
+          " (port in use, or not this machine's address): " + first_line(e.what()));
     }
     throw std::runtime_error("rank " + std::to_string(a.rank) + " cannot reach the master at " +
-                             where + " within " + std::to_string(timeout.count()) + " s: " +
-                             first_line(e.what()));
+                             where + " within " + std::to_string(timeout.count()) +
+                             " s: " + first_line(e.what()));
   }
 }
 
@@ -168,8 +167,8 @@ void check_in(c10d::Store& store, const JobAddress& a, std::chrono::seconds time
   };
   const auto first = text_of(store.get("eie/world_size"));
   if (first != world) {
-    refuse("rank " + std::to_string(a.rank) + " has WORLD_SIZE " + world + ", rank 0 has " +
-           first + ": every rank must give the same");
+    refuse("rank " + std::to_string(a.rank) + " has WORLD_SIZE " + world + ", rank 0 has " + first +
+           ": every rank must give the same");
   }
   if (store.add("eie/rank/" + std::to_string(a.rank), 1) > 1) {
     refuse("rank " + std::to_string(a.rank) + " was claimed by two processes");
@@ -233,8 +232,10 @@ std::unique_ptr<Collective> join_job(const JobAddress& a, std::chrono::seconds t
         static_cast<int>(a.world_size), options);
     return std::make_unique<GlooCollective>(store, group, a, timeout);
   } catch (const std::exception& e) {
-    throw std::runtime_error("rank " + std::to_string(a.rank) + " could not connect to the job's "
-                             "other ranks: " + first_line(e.what()));
+    throw std::runtime_error("rank " + std::to_string(a.rank) +
+                             " could not connect to the job's "
+                             "other ranks: " +
+                             first_line(e.what()));
   }
 }
 

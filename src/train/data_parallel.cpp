@@ -40,7 +40,8 @@ void average_gradients(torch::nn::Module& network, Collective& collective) {
 void check_ranks_agree(torch::nn::Module& network, Collective& collective) {
   torch::NoGradGuard no_grad;
   double local = 0;
-  for (const auto& p : network.parameters()) local += p.to(torch::kDouble).abs().sum().item<double>();
+  for (const auto& p : network.parameters())
+    local += p.to(torch::kDouble).abs().sum().item<double>();
   const double total = sum_over_ranks(local, &collective);
   const double expected = local * static_cast<double>(collective.size());
   if (std::abs(total - expected) > 1e-9 * std::abs(expected)) {

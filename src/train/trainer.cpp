@@ -4,8 +4,8 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cmath>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <optional>
@@ -203,12 +203,16 @@ void remove_stale_temporaries(const std::filesystem::path& dir) {
 // Options that make no sense together; thrown before anything is written.
 void check_options(const Agent& agent, const TrainerOptions& o, const Collective* collective) {
   if (collective && o.batch % collective->size() != 0) {
-    throw std::invalid_argument("--batch " + std::to_string(o.batch) + " is not divisible by the "
-                                "world size " + std::to_string(collective->size()));
+    throw std::invalid_argument("--batch " + std::to_string(o.batch) +
+                                " is not divisible by the "
+                                "world size " +
+                                std::to_string(collective->size()));
   }
   if (collective && std::min(o.val_size, o.baseline_eval_size) < collective->size()) {
-    throw std::invalid_argument("--val-size and --baseline-eval-size must be at least the world "
-                                "size " + std::to_string(collective->size()) + " (a share each)");
+    throw std::invalid_argument(
+        "--val-size and --baseline-eval-size must be at least the world "
+        "size " +
+        std::to_string(collective->size()) + " (a share each)");
   }
   if (o.baseline == BaselineKind::rollout) {
     if (o.starts != 0 || o.augment != 1) {
@@ -335,8 +339,8 @@ void train(Agent& agent, const TrainerOptions& o, Collective* collective) {
         const auto m = multistart_loss(agent, batch, o.augment, starts, generator);
         step_loss = {m.loss, mean_over_ranks(m.mean_cost, collective)};
       } else {
-        step_loss = reinforce_loss(agent, *baseline, batch, warmup, o.exp_beta, progress,
-                                   generator, collective);
+        step_loss = reinforce_loss(agent, *baseline, batch, warmup, o.exp_beta, progress, generator,
+                                   collective);
       }
       optimizer.zero_grad();
       step_loss.loss.backward();
@@ -388,7 +392,8 @@ void train(Agent& agent, const TrainerOptions& o, Collective* collective) {
           const auto curve = training_curve(rows, curve_title);
           gnuplot_png(o.out_dir / "curve.png", curve.script, curve.data, curve.width, curve.height);
         } catch (const std::runtime_error& e) {
-          std::fprintf(stderr, "eie train: warning: no curve.png (training goes on): %s\n", e.what());
+          std::fprintf(stderr, "eie train: warning: no curve.png (training goes on): %s\n",
+                       e.what());
           draw_curve = false;  // once: the next epoch would fail the same way
         }
         run_start += std::chrono::steady_clock::now() - drawing;

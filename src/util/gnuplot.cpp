@@ -37,11 +37,12 @@ class IgnoredSigpipe {
 // cannot end a literal.
 void check_plain(const std::filesystem::path& path) {
   for (const char c : path.string()) {
-    const bool plain = std::isalnum(static_cast<unsigned char>(c)) || c == '/' || c == '-' ||
-                       c == '_' || c == '.';
+    const bool plain =
+        std::isalnum(static_cast<unsigned char>(c)) || c == '/' || c == '-' || c == '_' || c == '.';
     if (!plain) {
-      throw std::runtime_error("cannot plot: the temporary directory's path (TMPDIR) has "
-                               "characters other than letters, digits and / - _ .");
+      throw std::runtime_error(
+          "cannot plot: the temporary directory's path (TMPDIR) has "
+          "characters other than letters, digits and / - _ .");
     }
   }
 }
