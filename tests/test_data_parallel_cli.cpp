@@ -104,6 +104,30 @@ pid_t start(const std::string& args, const std::filesystem::path& err) {
   return pid;
 }
 
+// Waits (at most a minute) for a job's first checkpoint in `out`.
+void wait_for_first_checkpoint(const std::filesystem::path& out) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (!std::filesystem::exists(out / "checkpoint.h5") &&
+         std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+}
+
+// Whether process `pid` exits with a non-zero code within 30 s (killed otherwise).
+bool fails_within_30_seconds(pid_t pid) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  int status = 0;
+  while (::waitpid(pid, &status, WNOHANG) == 0) {
+    if (std::chrono::steady_clock::now() > deadline) {
+      ::kill(pid, SIGKILL);
+      ::waitpid(pid, &status, 0);
+      return false;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  return WIFEXITED(status) && WEXITSTATUS(status) != 0;
+}
+
 TEST(DataParallelCli, LosingARankStopsTheOthersWithOneLineNamingIt) {
   const auto dir = test::scratch_dir("dp-kill");
   const auto out = dir / "run";
@@ -112,24 +136,11 @@ TEST(DataParallelCli, LosingARankStopsTheOthersWithOneLineNamingIt) {
                           " --world-size 2 --out " + out.string();
   const pid_t rank0 = start(job + " --rank 0", dir / "rank0.err");
   const pid_t rank1 = start(job + " --rank 1", dir / "rank1.err");
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-  while (!std::filesystem::exists(out / "checkpoint.h5") &&
-         std::chrono::steady_clock::now() < deadline) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
+  wait_for_first_checkpoint(out);
   ASSERT_TRUE(std::filesystem::exists(out / "checkpoint.h5"));
   ::kill(rank1, SIGKILL);
   ::waitpid(rank1, nullptr, 0);
-  const auto killed = std::chrono::steady_clock::now();
-  int status = 0;
-  while (::waitpid(rank0, &status, WNOHANG) == 0) {
-    if (std::chrono::steady_clock::now() - killed > std::chrono::seconds(30)) {
-      ::kill(rank0, SIGKILL);
-      FAIL() << "rank 0 did not stop within 30 s of losing rank 1";
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
-  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) != 0);
+  EXPECT_TRUE(fails_within_30_seconds(rank0)) << "rank 0, after losing rank 1";
   const auto err = test::slurp(dir / "rank0.err");
   const auto last = err.substr(err.rfind('\n', err.size() - 2) + 1);
   EXPECT_NE(last.find("error: rank 0:"), std::string::npos) << err;
@@ -159,25 +170,12 @@ TEST(DataParallelCli, TheLauncherEndsTheJobWhenARankDies) {
   const pid_t launcher =
       start(kTiny + " --batch 16 --epochs 100000 --threads 1 --nproc 2 --out " + out.string(),
             dir / "launcher.err");
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-  while (!std::filesystem::exists(out / "checkpoint.h5") &&
-         std::chrono::steady_clock::now() < deadline) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
+  wait_for_first_checkpoint(out);
   const pid_t rank1 = rank_child(launcher, 1), rank0 = rank_child(launcher, 0);
   ASSERT_GT(rank1, 0);
   ASSERT_GT(rank0, 0);
   ::kill(rank1, SIGKILL);
-  const auto killed = std::chrono::steady_clock::now();
-  int status = 0;
-  while (::waitpid(launcher, &status, WNOHANG) == 0) {
-    if (std::chrono::steady_clock::now() - killed > std::chrono::seconds(30)) {
-      ::kill(launcher, SIGKILL);
-      FAIL() << "the launcher did not end within 30 s of losing rank 1";
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
-  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) != 0);
+  EXPECT_TRUE(fails_within_30_seconds(launcher)) << "the launcher, after losing rank 1";
   EXPECT_NE(::kill(rank0, 0), 0) << "rank 0 outlived its launcher";
   const auto err = test::slurp(dir / "launcher.err");
   EXPECT_NE(err.find("eie train: error: rank 1 failed (killed by signal 9)"), std::string::npos)
