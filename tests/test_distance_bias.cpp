@@ -119,11 +119,7 @@ TEST(DistanceBias, AHugeBiasMakesGreedyDecodingNearestNeighbour) {
 std::map<std::string, torch::Tensor> betas_of(Agent& agent) {
   std::map<std::string, torch::Tensor> out;
   for (const auto& p : agent.network().named_parameters()) {
-    const auto& key = p.key();
-    if (key.find("distance_bias") != std::string::npos || key == "glimpse_bias" ||
-        key == "pointer_bias") {
-      out[key] = p.value();
-    }
+    if (nn::is_trained_beta(p.key())) out[p.key()] = p.value();
   }
   return out;
 }

@@ -29,11 +29,10 @@ Trajectory AttentionAgent::run(const Instances& instances, Selection selection,
   const auto& forced = starts.defined() ? started.forced : replayed;
   const int64_t K = started.starts;
   // Training one row per instance: encode once with gradients, decode without them, score
-  // with them (5.2 s against 8.8 s per step of 256 at n = 100: a step's ops are small,
-  // and autograd's bookkeeping per op dominated). Multi-start rows (K per instance) decode
-  // with gradients instead, below: their ops are large, and scoring all K T steps again
-  // cost more than it saved (12.0 s against 20.6 s per step of 64 x 100, 5.5 GB against
-  // 8.0 GB at the peak; one thread).
+  // with them (a step's ops are small, and autograd's bookkeeping per op would dominate).
+  // Multi-start rows (K per instance) decode with gradients instead, below: their ops are
+  // large, and scoring all K T steps again cost more than it saved. Both measured in
+  // results/speed.md ("Multi-start training step").
   if (window == 0 && mode == Mode::training && K == 1) {
     const auto settings = plan(problem_->size(instances));
     const auto embeddings = model_->encode(*problem_->environment(instances), settings.encoder);

@@ -132,9 +132,10 @@ class AttentionDecoder final : public StepPolicy {
                                ctx.scalars.view({B, K, ctx.scalars.size(1)}));  // [B, K, E]
     const int64_t n = feasible.size(1);
     const auto infeasible = feasible.logical_not().view({B, K, n});
-    const auto distance = biased() && !ctx.placeholder
-                              ? nn::distances_from(positions_, current_node(ctx.nodes)).view({B, K, n})
-                              : torch::Tensor();
+    const auto distance =
+        biased() && !ctx.placeholder
+            ? nn::distances_from(positions_, current_node(ctx.nodes)).view({B, K, n})
+            : torch::Tensor();
     const auto refined = model_.project_out(nn::glimpse_steps(
         glimpse_memory_, query, infeasible, glimpse_.scale, glimpse_bias(distance)));
     return pointer_log_probs(torch::matmul(refined, logit_keys_), infeasible, distance)
@@ -316,9 +317,9 @@ AttentionModelImpl::AttentionModelImpl(const AttentionModelOptions& options) : o
   const auto& bias = options.encoder.trained_bias;
   if (bias.enabled) {
     glimpse_bias = register_parameter(
-        "glimpse_bias", torch::full({options.encoder.heads}, bias.glimpse_init), bias.learn);
+        nn::kGlimpseBetas, torch::full({options.encoder.heads}, bias.glimpse_init), bias.learn);
     pointer_bias =
-        register_parameter("pointer_bias", torch::full({1}, bias.pointer_init), bias.learn);
+        register_parameter(nn::kPointerBetas, torch::full({1}, bias.pointer_init), bias.learn);
   }
 }
 

@@ -74,7 +74,8 @@ std::string bias_label(const BiasSpec& spec) {
   const auto& p = spec.parts;
   std::string parts;
   for (const auto& [applies, name] :
-       {std::pair{p.encoder, "encoder"}, std::pair{p.glimpse, "glimpse"}, std::pair{p.pointer, "pointer"}}) {
+       {std::pair{p.encoder, "encoder"}, std::pair{p.glimpse, "glimpse"},
+        std::pair{p.pointer, "pointer"}}) {
     if (applies) parts += (parts.empty() ? "" : ",") + std::string(name);
   }
   const bool everywhere = p.encoder && p.glimpse && p.pointer;

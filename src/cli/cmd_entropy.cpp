@@ -134,10 +134,10 @@ int run_entropy(int argc, char** argv) {
   Series series;
   Progress progress("entropy", static_cast<int64_t>(sizes.size()));
   for (const auto n : sizes) {
-    const int64_t count = args.count("instances") ? at_least(args, "instances", 1)
-                                                  : measurement_count(n);
-    layers = write_probes(csv, series, n, measure_entropy(*agent, config, n, count, common.seed, true),
-                          per_head, "");
+    const int64_t count =
+        args.count("instances") ? at_least(args, "instances", 1) : measurement_count(n);
+    layers = write_probes(
+        csv, series, n, measure_entropy(*agent, config, n, count, common.seed, true), per_head, "");
     if (compare) {
       reference = write_probes(
           csv, series, n, measure_entropy(*agent, unbiased, n, count, common.seed, true), per_head,

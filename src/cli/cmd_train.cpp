@@ -163,11 +163,7 @@ int run_train(int argc, char** argv) {
     if (t.starts < 1) throw std::invalid_argument("--starts must be at least 1");
   }
   t.augment = args["augment"].as<int64_t>();
-  if (t.batch % world_size != 0) {
-    throw std::invalid_argument("--batch " + std::to_string(t.batch) +
-                                " is not divisible by the world size " +
-                                std::to_string(world_size));
-  }
+  check_world_size(t, world_size);
   if (rank_zero && t.resume && !std::filesystem::exists(t.out_dir / "checkpoint.h5")) {
     throw std::invalid_argument("--resume: no checkpoint.h5 in " + t.out_dir.string());
   }
@@ -210,18 +206,18 @@ int run_train(int argc, char** argv) {
     copies.emplace("eie-rank");
   }
   // The files rank 0 reads, wherever this rank runs.
-  const auto from_rank_zero = [&](const std::filesystem::path& path) {
+  const auto rank_zero_file = [&](const std::filesystem::path& path) {
     if (!collective) return path;
     return file_from_rank_zero(path, copies->path() / path.filename(), *collective);
   };
   const auto problem = make_problem(problem_name(args), chosen);
   std::unique_ptr<Agent> agent;
   if (t.resume) {  // the network as the checkpoint has it
-    t.resume_from = from_rank_zero(t.out_dir / "checkpoint.h5");
+    t.resume_from = rank_zero_file(t.out_dir / "checkpoint.h5");
     agent = make_agent(problem, network_options_of(t.resume_from), t.n);
   } else if (args.count("init")) {
     // The init model's sizes; a distance bias may be added to it (its betas start at BETA).
-    const auto init = from_rank_zero(args["init"].as<std::string>());
+    const auto init = rank_zero_file(args["init"].as<std::string>());
     auto sizes = network_options_of(init);
     if (bias.enabled) sizes.encoder.trained_bias = bias;
     agent = make_agent(problem, sizes, t.n);

@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "src/util/parse.h"
+
 namespace eie::cli {
 namespace {
 
@@ -18,18 +20,7 @@ std::optional<std::string> setting(const cxxopts::ParseResult& r, const std::str
 }
 
 int64_t integer(const std::string& text, const std::string& flag, const char* variable) {
-  size_t used = 0;
-  int64_t value = 0;
-  try {
-    value = std::stoll(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used == 0 || used != text.size()) {
-    throw std::invalid_argument("--" + flag + " (or " + variable + ") '" + text +
-                                "': expected an integer");
-  }
-  return value;
+  return parse_int(text, "--" + flag + " (or " + std::string(variable) + ")");
 }
 
 // --master-port, else MASTER_PORT, else nothing.

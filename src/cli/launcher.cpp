@@ -100,21 +100,20 @@ int launch_local_ranks(int64_t ranks, const std::vector<std::string>& arguments,
   std::chrono::steady_clock::time_point stopping;
   bool killed = false;
   for (;;) {
-    std::vector<pollfd> open;
-    for (const auto& s : streams) {
-      if (s.fd >= 0) open.push_back({s.fd, POLLIN, 0});
+    std::vector<pollfd> open;  // the streams still open, and which each is
+    std::vector<Stream*> polled;
+    for (auto& s : streams) {
+      if (s.fd < 0) continue;
+      open.push_back({s.fd, POLLIN, 0});
+      polled.push_back(&s);
     }
     bool any_running = false;
     for (const auto& c : children) any_running |= c.running;
     if (open.empty() && !any_running) break;
-    if (!open.empty())
-      ::poll(open.data(), open.size(), 200);
-    else
-      ::usleep(200 * 1000);
-    for (auto& s : streams) {
-      if (s.fd < 0) continue;
-      pollfd probe{s.fd, POLLIN, 0};
-      if (::poll(&probe, 1, 0) <= 0) continue;
+    ::poll(open.data(), open.size(), 200);  // with nothing open, a 200 ms wait
+    for (size_t i = 0; i < open.size(); ++i) {
+      if (open[i].revents == 0) continue;
+      auto& s = *polled[i];
       char buffer[4096];
       const auto n = ::read(s.fd, buffer, sizeof buffer);
       if (n > 0) {

@@ -13,9 +13,8 @@ torch::Tensor head_betas(const DistanceBias& bias, const torch::Tensor& trained,
 }
 
 bool is_trained_beta(const std::string& parameter_name) {
-  // The names the encoder's attention layers and the routing decoder register them under.
   const auto last = parameter_name.substr(parameter_name.rfind('.') + 1);
-  return last == "distance_bias" || last == "glimpse_bias" || last == "pointer_bias";
+  return last == kEncoderBetas || last == kGlimpseBetas || last == kPointerBetas;
 }
 
 namespace {

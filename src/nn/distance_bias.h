@@ -27,6 +27,12 @@ struct TrainedBiasOptions {
   bool learn = false;  // whether the optimiser moves them
 };
 
+// The names networks register trained betas under: an encoder attention layer's, the
+// routing decoder's glimpse and pointer.
+inline constexpr char kEncoderBetas[] = "distance_bias";
+inline constexpr char kGlimpseBetas[] = "glimpse_bias";
+inline constexpr char kPointerBetas[] = "pointer_bias";
+
 // Whether a network parameter of this name (as named_parameters() gives it) is a trained
 // distance beta: the trainer gives them their own learning rate.
 [[nodiscard]] bool is_trained_beta(const std::string& parameter_name);

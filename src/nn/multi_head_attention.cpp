@@ -23,7 +23,7 @@ MultiHeadAttentionImpl::MultiHeadAttentionImpl(const MultiHeadAttentionOptions& 
   W_out = register_parameter("W_out", init({options.heads, d, options.embed_dim}));
   const auto& bias = options.trained_bias;
   if (bias.enabled) {
-    distance_bias = register_parameter("distance_bias",
+    distance_bias = register_parameter(kEncoderBetas,
                                        torch::full({options.heads}, bias.encoder_init), bias.learn);
   }
 }

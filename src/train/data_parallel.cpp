@@ -1,15 +1,19 @@
 #include "src/train/data_parallel.h"
 
 #include <cmath>
-#include <cstring>
-#include <fstream>
-#include <iterator>
 #include <stdexcept>
 #include <vector>
 
 #include "src/util/atomic_path.h"
+#include "src/util/parse.h"
 
 namespace eie {
+
+torch::Tensor bytes_of(const std::string& data) {
+  return torch::from_blob(const_cast<char*>(data.data()), {static_cast<int64_t>(data.size())},
+                          torch::kByte)
+      .clone();
+}
 
 void broadcast_state(torch::nn::Module& network, Collective& collective) {
   torch::NoGradGuard no_grad;
@@ -54,16 +58,10 @@ void check_ranks_agree(torch::nn::Module& network, Collective& collective) {
 std::filesystem::path file_from_rank_zero(const std::filesystem::path& path,
                                           const std::filesystem::path& local,
                                           Collective& collective) {
-  std::string bytes;
-  if (collective.rank() == 0) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw std::invalid_argument(path.string() + ": cannot read");
-    bytes.assign(std::istreambuf_iterator<char>(in), {});
-  }
-  auto size = torch::tensor({static_cast<int64_t>(bytes.size())});
+  auto data = collective.rank() == 0 ? bytes_of(read_text(path)) : torch::Tensor();
+  auto size = torch::tensor({collective.rank() == 0 ? data.numel() : int64_t{0}});
   collective.broadcast(size);
-  auto data = torch::empty({size.item<int64_t>()}, torch::kUInt8);
-  if (collective.rank() == 0) std::memcpy(data.data_ptr(), bytes.data(), bytes.size());
+  if (collective.rank() != 0) data = torch::empty({size.item<int64_t>()}, torch::kByte);
   collective.broadcast(data);
   if (collective.rank() == 0) return path;
   std::filesystem::create_directories(local.parent_path());

@@ -13,6 +13,9 @@
 
 namespace eie {
 
+// The bytes of `data` as a uint8 tensor (for collectives and HDF5 datasets).
+[[nodiscard]] torch::Tensor bytes_of(const std::string& data);
+
 // Every rank takes rank 0's parameters and buffers.
 void broadcast_state(torch::nn::Module& network, Collective& collective);
 

@@ -51,12 +51,6 @@ struct Progression {
   double cpu_seconds = 0;  // process CPU time spent on the run up to the checkpoint
 };
 
-torch::Tensor bytes_of(const std::string& data) {
-  return torch::from_blob(const_cast<char*>(data.data()), {static_cast<int64_t>(data.size())},
-                          torch::kByte)
-      .clone();
-}
-
 // The network's weights, then (when it learns them) its distance betas as a group of
 // their own: Adam moves a parameter by about its learning rate per step whatever the
 // gradient's size, and betas of 1-10 need far more than weights of 0.1.
@@ -202,18 +196,7 @@ void remove_stale_temporaries(const std::filesystem::path& dir) {
 
 // Options that make no sense together; thrown before anything is written.
 void check_options(const Agent& agent, const TrainerOptions& o, const Collective* collective) {
-  if (collective && o.batch % collective->size() != 0) {
-    throw std::invalid_argument("--batch " + std::to_string(o.batch) +
-                                " is not divisible by the "
-                                "world size " +
-                                std::to_string(collective->size()));
-  }
-  if (collective && std::min(o.val_size, o.baseline_eval_size) < collective->size()) {
-    throw std::invalid_argument(
-        "--val-size and --baseline-eval-size must be at least the world "
-        "size " +
-        std::to_string(collective->size()) + " (a share each)");
-  }
+  if (collective) check_world_size(o, collective->size());
   if (o.baseline == BaselineKind::rollout) {
     if (o.starts != 0 || o.augment != 1) {
       throw std::invalid_argument("--starts and --augment need --baseline multistart");
@@ -243,6 +226,18 @@ void check_options(const Agent& agent, const TrainerOptions& o, const Collective
 }
 
 }  // namespace
+
+void check_world_size(const TrainerOptions& o, int64_t world_size) {
+  if (o.batch % world_size != 0) {
+    throw std::invalid_argument("--batch " + std::to_string(o.batch) +
+                                " is not divisible by the world size " +
+                                std::to_string(world_size));
+  }
+  if (std::min(o.val_size, o.baseline_eval_size) < world_size) {
+    throw std::invalid_argument("--val-size and --baseline-eval-size must be at least the world "
+                                "size " + std::to_string(world_size) + " (a share each)");
+  }
+}
 
 BaselineKind parse_baseline(const std::string& text) {
   if (text == "rollout") return BaselineKind::rollout;

@@ -43,6 +43,11 @@ struct TrainerOptions {
   double bias_lr = 0;                 // learned distance betas' rate (0: 100 x lr)
 };
 
+// Throws std::invalid_argument unless a job of `world_size` ranks can share out the
+// work of `options`: an equal share of every batch, at least one instance of each
+// held-out set per rank. train() checks it; the CLI checks it before the ranks start.
+void check_world_size(const TrainerOptions& options, int64_t world_size);
+
 // REINFORCE with Kool et al.'s greedy rollout baseline (or the multi-start shared
 // baseline, train/multistart.h); with `teacher`, imitation
 // instead (cross-entropy of the heuristic's solutions, replayed through the decode
