@@ -111,6 +111,13 @@ TEST(Cli, BadMultiStartOptions) {
   expect_clean_failure(eie(train + " --baseline multistart --paper-lr"), "--paper-lr");
   expect_clean_failure(eie(train + " --starts 5"), "need --baseline multistart");
   expect_clean_failure(eie(train + " --baseline multistart --teacher nn"), "--teacher");
+  // A size curriculum: a range of sizes that can hold every start, no imitation.
+  expect_clean_failure(eie(train + " --sizes 20-5"), "--sizes '20-5': expected MIN-MAX");
+  expect_clean_failure(eie(train + " --sizes 2-20"), "3 <= MIN");
+  expect_clean_failure(eie(train + " --sizes 50"), "--sizes '50'");
+  expect_clean_failure(eie(train + " --baseline multistart --sizes 5-20 --starts 8"),
+                       "--starts 8: expected 1..5");
+  expect_clean_failure(eie(train + " --sizes 5-20 --teacher nn"), "--sizes: no --teacher");
   EXPECT_FALSE(std::filesystem::exists(run));
   const auto tsp = std::string(EIE_SOURCE_DIR) + "/data/instances/kroA100.tsp";
   expect_clean_failure(eie("solve " + tsp + " --decode multistart:101"), "101 starts");

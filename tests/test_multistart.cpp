@@ -216,11 +216,17 @@ std::vector<std::string> untimed_rows(const std::filesystem::path& dir) {
   return rows;
 }
 
-class ResumeEveryBaseline : public ::testing::TestWithParam<BaselineKind> {};
+// A baseline, and whether each step draws its size from a range (a size curriculum).
+struct ResumeCase {
+  BaselineKind kind;
+  SizeRange sizes;
+};
+
+class ResumeEveryBaseline : public ::testing::TestWithParam<ResumeCase> {};
 
 TEST_P(ResumeEveryBaseline, GivesTheLogAndWeightsOfAnUninterruptedRun) {
   const auto problem = make_problem("tsp");
-  const auto kind = GetParam();
+  const auto [kind, sizes] = GetParam();
   const auto run = [&](const std::filesystem::path& dir, int64_t epochs, bool resume) {
     TrainerOptions t;
     t.n = 8;
@@ -234,10 +240,11 @@ TEST_P(ResumeEveryBaseline, GivesTheLogAndWeightsOfAnUninterruptedRun) {
     t.out_dir = dir;
     t.resume = resume;
     t.baseline = kind;
+    t.sizes = sizes;
     if (kind == BaselineKind::multistart) t.augment = 8;
     return t;
   };
-  const auto name = to_string(kind);
+  const auto name = to_string(kind) + (sizes.empty() ? "" : "-sizes");
   const auto straight_dir = test::scratch_dir("resume-straight-" + name);
   const auto resumed_dir = test::scratch_dir("resume-resumed-" + name);
   // The multi-start runs also learn a distance bias: its betas are an optimiser group
@@ -260,8 +267,14 @@ TEST_P(ResumeEveryBaseline, GivesTheLogAndWeightsOfAnUninterruptedRun) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Baselines, ResumeEveryBaseline,
-                         ::testing::Values(BaselineKind::rollout, BaselineKind::multistart),
-                         [](const auto& info) { return to_string(info.param); });
+                         ::testing::Values(ResumeCase{BaselineKind::rollout, {}},
+                                           ResumeCase{BaselineKind::multistart, {}},
+                                           ResumeCase{BaselineKind::rollout, {5, 12}},
+                                           ResumeCase{BaselineKind::multistart, {5, 12}}),
+                         [](const auto& info) {
+                           return to_string(info.param.kind) +
+                                  (info.param.sizes.empty() ? "" : "WithSizes");
+                         });
 
 TEST(MultiStart, DecodingWithEveryStartIsNoWorseThanGreedy) {
   for (const std::string name : {"tsp", "cvrp"}) {

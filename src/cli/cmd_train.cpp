@@ -45,9 +45,15 @@ nn::TrainedBiasOptions trained_bias_options(const std::string& text, bool learn)
 
 int run_train(int argc, char** argv) {
   cxxopts::Options options("eie train", "Train a policy (REINFORCE, greedy rollout or multi-start baseline)");
-  options.add_options()("n,size", "training instance size N",
+  options.add_options()("n,size",
+                        "training instance size N (validation, and where scale and bias "
+                        "policies grow from)",
                         cxxopts::value<int64_t>()->default_value("100"))(
-      "epochs", "epochs", cxxopts::value<int64_t>()->default_value("500"))(
+      "sizes",
+      "a size curriculum: each step's instances have a size drawn uniformly from MIN-MAX, "
+      "--batch x (N / n)^2 of them (a step's memory and time about the same at every n)",
+      cxxopts::value<std::string>())("epochs", "epochs",
+                                     cxxopts::value<int64_t>()->default_value("500"))(
       "steps", "gradient steps per epoch", cxxopts::value<int64_t>()->default_value("10"))(
       "batch", "instances per step", cxxopts::value<int64_t>()->default_value("256"))(
       "lr",
@@ -129,6 +135,7 @@ int run_train(int argc, char** argv) {
 
   TrainerOptions t;
   t.n = at_least(args, "size", 3);
+  if (args.count("sizes")) t.sizes = parse_size_range(args["sizes"].as<std::string>());
   t.epochs = at_least(args, "epochs", 1);
   t.steps = at_least(args, "steps", 1);
   t.batch = at_least(args, "batch", 2);

@@ -6,6 +6,7 @@
 
 #include "src/util/atomic_path.h"
 #include "src/util/parse.h"
+#include "src/util/seed_mix.h"
 
 namespace eie {
 
@@ -72,12 +73,8 @@ std::filesystem::path file_from_rank_zero(const std::filesystem::path& path,
 
 uint64_t rank_seed(uint64_t seed, int64_t rank, int64_t epoch) {
   if (rank == 0 && epoch == 0) return seed;
-  // splitmix64 of the three: distinct, well-spread streams.
-  uint64_t z = seed + 0x9E3779B97F4A7C15ULL * static_cast<uint64_t>(rank + 1) +
-               0xBF58476D1CE4E5B9ULL * static_cast<uint64_t>(epoch);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-  return z ^ (z >> 31);
+  return splitmix64(seed + 0x9E3779B97F4A7C15ULL * static_cast<uint64_t>(rank + 1) +
+                    0xBF58476D1CE4E5B9ULL * static_cast<uint64_t>(epoch));
 }
 
 }  // namespace eie

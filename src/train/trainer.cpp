@@ -197,6 +197,9 @@ void remove_stale_temporaries(const std::filesystem::path& dir) {
 // Options that make no sense together; thrown before anything is written.
 void check_options(const Agent& agent, const TrainerOptions& o, const Collective* collective) {
   if (collective) check_world_size(o, collective->size());
+  if (!o.sizes.empty() && !o.teacher.empty()) {
+    throw std::invalid_argument("--sizes: no --teacher with it (imitation runs at N)");
+  }
   if (o.baseline == BaselineKind::rollout) {
     if (o.starts != 0 || o.augment != 1) {
       throw std::invalid_argument("--starts and --augment need --baseline multistart");
@@ -206,10 +209,11 @@ void check_options(const Agent& agent, const TrainerOptions& o, const Collective
   if (!o.teacher.empty()) {
     throw std::invalid_argument("--teacher imitates a heuristic: no --baseline multistart with it");
   }
-  if (o.starts < 0 || o.starts > o.n) {
-    throw std::invalid_argument("--starts " + std::to_string(o.starts) + ": expected 1.." +
-                                std::to_string(o.n) + " (first actions of an instance of n = " +
-                                std::to_string(o.n) + ")");
+  const int64_t smallest = o.sizes.empty() ? o.n : o.sizes.min;  // of a step's instances
+  if (o.starts < 0 || o.starts > smallest) {
+    throw std::invalid_argument(
+        "--starts " + std::to_string(o.starts) + ": expected 1.." + std::to_string(smallest) +
+        " (first actions of an instance of n = " + std::to_string(smallest) + ")");
   }
   if (o.augment != 1 && o.augment != 8) {
     throw std::invalid_argument("--augment " + std::to_string(o.augment) + ": expected 1 or 8");
@@ -254,7 +258,7 @@ void train(Agent& agent, const TrainerOptions& o, Collective* collective) {
   auto groups = parameter_groups(agent.network(), o);  // may refuse --bias-lr: before writing
   const int64_t rank = collective ? collective->rank() : 0;
   const bool writer = rank == 0;  // rank 0 alone writes the run directory
-  const int64_t batch_size = collective ? o.batch / collective->size() : o.batch;
+  const int64_t world_size = collective ? collective->size() : 1;
   if (collective) broadcast_state(agent.network(), *collective);
   const double cpu_at_start = process_cpu_seconds();
   if (writer) std::filesystem::create_directories(o.out_dir);
@@ -265,7 +269,6 @@ void train(Agent& agent, const TrainerOptions& o, Collective* collective) {
 
   torch::optim::Adam optimizer(std::move(groups), torch::optim::AdamOptions(o.lr));
   const bool multistart = o.baseline == BaselineKind::multistart;
-  const int64_t starts = o.starts > 0 ? o.starts : default_starts(o.n);
   std::unique_ptr<RolloutBaseline> baseline;
   if (!multistart) {
     baseline = std::make_unique<RolloutBaseline>(agent, o.n, o.baseline_eval_size, o.seed, o.alpha,
@@ -309,8 +312,12 @@ void train(Agent& agent, const TrainerOptions& o, Collective* collective) {
   std::optional<nn::SyncBatchStatistics> global_batch_statistics;
   if (collective) global_batch_statistics.emplace(*collective);
   // curve.png, redrawn after every epoch.
-  const std::string curve_title = o.out_dir.filename().string() + ": " + agent.problem().name() +
-                                  ", n = " + std::to_string(o.n);
+  const std::string curve_title =
+      o.out_dir.filename().string() + ": " + agent.problem().name() +
+      ", n = " + std::to_string(o.n) +
+      (o.sizes.empty() ? std::string()
+                       : " (steps at n = " + std::to_string(o.sizes.min) + "-" +
+                             std::to_string(o.sizes.max) + ")");
   bool draw_curve = true;
   Progress bar("train", (o.epochs - progress.epoch) * o.steps);
   for (int64_t epoch = progress.epoch; epoch < o.epochs && budget_left() > 0 && cpu_left();
@@ -325,12 +332,15 @@ void train(Agent& agent, const TrainerOptions& o, Collective* collective) {
       const double left = budget_left();
       if ((left <= 0 || !cpu_left()) && steps_done > 0) break;
       if (o.time_budget > 0) set_lr(optimizer, progress.lr * left, o);
-      const auto batch = agent.problem().generate(batch_size, o.n, generator);
+      const int64_t n = o.sizes.empty() ? o.n : step_size(o.sizes, o.seed, epoch, steps_done);
+      const int64_t instances = o.sizes.empty() ? o.batch : step_batch(o.batch, o.n, n, world_size);
+      const auto batch = agent.problem().generate(instances / world_size, n, generator);
       StepLoss step_loss;
       if (!o.teacher.empty()) {
         step_loss = imitation_loss(agent, o.teacher, batch);
         step_loss.mean_cost = mean_over_ranks(step_loss.mean_cost, collective);
       } else if (multistart) {
+        const int64_t starts = o.starts > 0 ? o.starts : default_starts(n);
         const auto m = multistart_loss(agent, batch, o.augment, starts, generator);
         step_loss = {m.loss, mean_over_ranks(m.mean_cost, collective)};
       } else {

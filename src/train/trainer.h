@@ -6,6 +6,7 @@
 
 #include "src/agent/agent.h"
 #include "src/parallel/collective.h"
+#include "src/train/size_curriculum.h"
 
 namespace eie {
 
@@ -17,6 +18,7 @@ enum class BaselineKind { rollout, multistart };
 
 struct TrainerOptions {
   int64_t n = 100;                    // training instance size N
+  SizeRange sizes;                    // each step's size drawn from here (empty: always N)
   int64_t epochs = 500;               // epochs to reach (a resumed run continues to this)
   int64_t steps = 10;                 // gradient steps per epoch
   int64_t batch = 256;                // instances per step
