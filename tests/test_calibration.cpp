@@ -10,6 +10,7 @@
 
 #include "src/agent/calibration.h"
 #include "src/agent/policy_registry.h"
+#include "src/nn/module_state.h"
 #include "src/problem/registry.h"
 #include "tests/cli_support.h"
 #include "tests/test_support.h"
@@ -94,8 +95,11 @@ TEST(Calibration, EntropyBiasesRestoreEachLayersTrainingEntropyAtLargerSizes) {
 TEST(Calibration, BiasTablesRoundTripAndNegativeBetasAreRefused) {
   const auto dir = test::scratch_dir("bias-tables");
   const LayerTable table{{200, {{0.0, 1.5}, 2.0, 30.0}}, {1600, {{4.0, 5.0}, 6.0, 90.0}}};
-  write_layer_biases(dir / "b.csv", table);
-  const auto back = read_layer_biases(dir / "b.csv");
+  write_layer_biases(dir / "b.csv", table, {"0123456789abcdef", "scale as trained, bias@pointer"});
+  CalibrationStamp stamp;
+  const auto back = read_layer_biases(dir / "b.csv", &stamp);
+  EXPECT_EQ(stamp.model, "0123456789abcdef");
+  EXPECT_EQ(stamp.setting, "scale as trained, bias@pointer");
   ASSERT_EQ(back.size(), 2u);
   EXPECT_EQ(back.at(1600).encoder, (std::vector<double>{4.0, 5.0}));
   EXPECT_EQ(back.at(200).pointer, 30.0);
@@ -129,6 +133,22 @@ TEST(Calibration, TablesRoundTripAndBadOnesAreRefused) {
       EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << e.what();
     }
   }
+}
+
+TEST(Calibration, ModelFingerprintsFollowEveryWeight) {
+  torch::manual_seed(34);
+  auto agent = make_agent(make_problem("tsp"), small_network(), 20);
+  const auto before = nn::module_fingerprint(agent->network());
+  EXPECT_EQ(before.size(), 16u);
+  EXPECT_EQ(nn::module_fingerprint(agent->network()), before);  // a function of the weights
+  {
+    torch::NoGradGuard no_grad;
+    agent->network().named_parameters().begin()->value().view(-1)[0].add_(1e-3);
+  }
+  const auto nudged = nn::module_fingerprint(agent->network());
+  EXPECT_NE(nudged, before);
+  agent->network().named_buffers().begin()->value().view(-1)[0].add_(1);  // a running statistic
+  EXPECT_NE(nn::module_fingerprint(agent->network()), nudged);
 }
 
 TEST(EntropyCli, WritesOneRowPerSizeAndLayerAndRefusesBadSizes) {

@@ -163,6 +163,23 @@ TEST(Cli, DistanceBiasFlags) {
   const auto entropy = eie(solve + " --bias entropy:" + table + " --scale calibrated");
   EXPECT_EQ(entropy.exit_code, 0) << entropy.stderr;
   EXPECT_NE(slurp(table).find("30,pointer,"), std::string::npos);
+  // A cached table belongs to the model and the setting it was measured on.
+  const auto other = model_file(test::scratch_dir("cli-bias-other"), "tsp", "tsp").string();
+  const auto with_other = "solve --dataset " + data + " --model " + other;
+  const auto plain_table = (dir / "plain-betas.csv").string();
+  ASSERT_EQ(eie(solve + " --bias entropy:" + plain_table).exit_code, 0);
+  expect_clean_failure(eie(with_other + " --bias entropy:" + plain_table),
+                       "calibrated on another model");
+  expect_clean_failure(eie(solve + " --bias entropy:" + table),
+                       "calibrated under another attention setting ('scale calibrated, window "
+                       "none, bias@encoder,glimpse,pointer'; this one is 'scale as trained");
+  const auto scales = (dir / "scales.csv").string();
+  ASSERT_EQ(eie(solve + " --scale calibrated:" + scales).exit_code, 0);
+  expect_clean_failure(eie(with_other + " --scale calibrated:" + scales),
+                       "calibrated on another model");
+  std::ofstream(dir / "unstamped.csv") << "n,layer,lambda\n30,0,0.3\n30,glimpse,0.3\n";
+  expect_clean_failure(eie(solve + " --scale calibrated:" + (dir / "unstamped.csv").string()),
+                       "without the model it was measured on");
   // Packing has no positions; training refuses the same, and a lone --bias-learn.
   const auto bpp = dir / "small.bpp";
   std::ofstream(bpp) << "60 50 2\n30 50 10\n50 30 10\n";

@@ -4,9 +4,12 @@
 #include <cstdio>
 #include <fstream>
 #include <functional>
+#include <initializer_list>
 #include <sstream>
 #include <stdexcept>
+#include <utility>
 
+#include "src/nn/module_state.h"
 #include "src/util/atomic_path.h"
 #include "src/util/parse.h"
 
@@ -144,16 +147,33 @@ namespace {
 
 // A calibration table (`n,layer,VALUE`: an encoder index, glimpse or pointer);
 // values must be positive, or >= 0 when `zero_allowed`.
+// "# model: ..." and "# setting: ..." lines, then the header, then the rows.
+constexpr char kModelLine[] = "# model: ";
+constexpr char kSettingLine[] = "# setting: ";
+
 LayerTable read_layer_table(const std::filesystem::path& path, const std::string& value,
-                            bool zero_allowed) {
+                            bool zero_allowed, CalibrationStamp* stamp) {
   std::ifstream in(path);
   if (!in) throw std::invalid_argument(path.string() + ": cannot open calibration table");
   LayerScaleTable table;
+  CalibrationStamp read_stamp;
   std::string line;
   int64_t number = 0;
+  bool header_seen = false;
   while (std::getline(in, line)) {
     ++number;
-    if (number == 1 && line.rfind("n,", 0) == 0) continue;  // header
+    if (!header_seen && line.rfind(kModelLine, 0) == 0) {
+      read_stamp.model = line.substr(sizeof kModelLine - 1);
+      continue;
+    }
+    if (!header_seen && line.rfind(kSettingLine, 0) == 0) {
+      read_stamp.setting = line.substr(sizeof kSettingLine - 1);
+      continue;
+    }
+    if (!header_seen && table.empty() && line.rfind("n,", 0) == 0) {
+      header_seen = true;
+      continue;
+    }
     if (line.empty()) continue;
     const std::string where = path.string() + ":" + std::to_string(number);
     std::vector<std::string> fields;
@@ -185,12 +205,15 @@ LayerTable read_layer_table(const std::filesystem::path& path, const std::string
                                   " lacks encoder layers or the glimpse");
     }
   }
+  if (stamp) *stamp = read_stamp;
   return table;
 }
 
 void write_layer_table(const std::filesystem::path& path, const LayerTable& table,
-                       const std::string& value, bool pointer) {
+                       const std::string& value, bool pointer, const CalibrationStamp& stamp) {
   std::ostringstream file;
+  if (!stamp.model.empty()) file << kModelLine << stamp.model << '\n';
+  if (!stamp.setting.empty()) file << kSettingLine << stamp.setting << '\n';
   file << "n,layer," << value << "\n";
   file.precision(9);
   for (const auto& [n, values] : table) {
@@ -203,15 +226,41 @@ void write_layer_table(const std::filesystem::path& path, const LayerTable& tabl
   write_file(path, file.str());
 }
 
+// Throws std::invalid_argument unless `file`'s stamp is `wanted`.
+void check_stamp(const std::filesystem::path& file, const CalibrationStamp& found,
+                 const CalibrationStamp& wanted) {
+  if (found.model.empty()) {
+    throw std::invalid_argument(file.string() +
+                                ": a calibration table without the model it was measured on "
+                                "(written before tables recorded it): delete it to measure again");
+  }
+  if (found.model != wanted.model) {
+    throw std::invalid_argument(file.string() + ": calibrated on another model (fingerprint " +
+                                found.model + "; this model's is " + wanted.model +
+                                "): name another file");
+  }
+  if (found.setting != wanted.setting) {
+    throw std::invalid_argument(file.string() + ": calibrated under another attention setting ('" +
+                                found.setting + "'; this one is '" + wanted.setting +
+                                "'): name another file");
+  }
+}
+
 // The table in `file` (none when "" or absent), completed with `calibrate(n)` for
-// the sizes it lacks, and rewritten when it was.
+// the sizes it lacks, and rewritten when it was; a file stamped otherwise is refused.
 std::shared_ptr<const LayerTable> cached_table(
     const std::filesystem::path& file, const std::vector<int64_t>& sizes, const std::string& what,
-    const std::function<LayerTable(const std::filesystem::path&)>& read,
-    const std::function<void(const std::filesystem::path&, const LayerTable&)>& write,
+    const CalibrationStamp& stamp,
+    const std::function<LayerTable(const std::filesystem::path&, CalibrationStamp*)>& read,
+    const std::function<void(const std::filesystem::path&, const LayerTable&,
+                             const CalibrationStamp&)>& write,
     const std::function<LayerValues(int64_t)>& calibrate) {
   LayerTable table;
-  if (!file.empty() && std::filesystem::exists(file)) table = read(file);
+  if (!file.empty() && std::filesystem::exists(file)) {
+    CalibrationStamp found;
+    table = read(file, &found);
+    check_stamp(file, found, stamp);
+  }
   bool measured = false;
   for (const auto n : sizes) {
     if (table.count(n)) continue;
@@ -219,26 +268,60 @@ std::shared_ptr<const LayerTable> cached_table(
     table[n] = calibrate(n);
     measured = true;
   }
-  if (measured && !file.empty()) write(file, table);
+  if (measured && !file.empty()) write(file, table, stamp);
   return std::make_shared<const LayerTable>(std::move(table));
+}
+
+// The names of the parts that are on, as a comma list.
+std::string part_list(std::initializer_list<std::pair<bool, const char*>> parts) {
+  std::string list;
+  for (const auto& [on, name] : parts) {
+    if (on) list += (list.empty() ? "" : ",") + std::string(name);
+  }
+  return list;
+}
+
+std::string window_text(const AttentionConfig& c) {
+  if (c.window <= 0) return "window none";
+  const auto& p = c.window_parts;
+  return "window " + std::to_string(c.window) + "@" +
+         part_list({{p.encoder, "encoder"},
+                    {p.glimpse, "glimpse"},
+                    {p.pointer, "pointer"},
+                    {p.view, "view"},
+                    {p.tiles, "tiles"}});
+}
+
+// What entropy biases depend on besides the model: the scales, the window, and where
+// the bias applies.
+std::string bias_setting_text(const AttentionConfig& c) {
+  std::string scale =
+      c.calibrated ? "calibrated"
+      : c.policy   ? c.policy->name() + (c.scope == ScaleScope::encoder ? "@encoder" : "@all")
+                   : "as trained";
+  const auto& p = c.bias.parts;
+  return "scale " + scale + ", " + window_text(c) + ", bias@" +
+         part_list({{p.encoder, "encoder"}, {p.glimpse, "glimpse"}, {p.pointer, "pointer"}});
 }
 
 }  // namespace
 
-LayerScaleTable read_layer_scales(const std::filesystem::path& path) {
-  return read_layer_table(path, "lambda", false);
+LayerScaleTable read_layer_scales(const std::filesystem::path& path, CalibrationStamp* stamp) {
+  return read_layer_table(path, "lambda", false, stamp);
 }
 
-void write_layer_scales(const std::filesystem::path& path, const LayerScaleTable& table) {
-  write_layer_table(path, table, "lambda", false);
+void write_layer_scales(const std::filesystem::path& path, const LayerScaleTable& table,
+                        const CalibrationStamp& stamp) {
+  write_layer_table(path, table, "lambda", false, stamp);
 }
 
-LayerTable read_layer_biases(const std::filesystem::path& path) {
-  return read_layer_table(path, "beta", true);
+LayerTable read_layer_biases(const std::filesystem::path& path, CalibrationStamp* stamp) {
+  return read_layer_table(path, "beta", true, stamp);
 }
 
-void write_layer_biases(const std::filesystem::path& path, const LayerTable& table) {
-  write_layer_table(path, table, "beta", true);
+void write_layer_biases(const std::filesystem::path& path, const LayerTable& table,
+                        const CalibrationStamp& stamp) {
+  write_layer_table(path, table, "beta", true, stamp);
 }
 
 bool is_calibrated(const std::string& spec) {
@@ -251,7 +334,9 @@ std::shared_ptr<const LayerScaleTable> calibrated_scales(Agent& agent, const Att
   const std::string prefix = "calibrated:";
   const std::filesystem::path file = spec.size() > prefix.size() ? spec.substr(prefix.size()) : "";
   const auto train_n = std::get<int64_t>(agent.spec().at("train_n"));
-  return cached_table(file, sizes, "attention scales", read_layer_scales, write_layer_scales,
+  // Scales are measured with the window and without a scale policy or a bias.
+  const CalibrationStamp stamp{nn::module_fingerprint(agent.network()), window_text(base)};
+  return cached_table(file, sizes, "attention scales", stamp, read_layer_scales, write_layer_scales,
                       [&](int64_t n) { return calibrate_layers(agent, base, train_n, n); });
 }
 
@@ -259,7 +344,8 @@ std::shared_ptr<const LayerTable> entropy_biases(Agent& agent, const AttentionCo
                                                  const std::string& file,
                                                  const std::vector<int64_t>& sizes) {
   const auto train_n = std::get<int64_t>(agent.spec().at("train_n"));
-  return cached_table(file, sizes, "distance biases", read_layer_biases, write_layer_biases,
+  const CalibrationStamp stamp{nn::module_fingerprint(agent.network()), bias_setting_text(base)};
+  return cached_table(file, sizes, "distance biases", stamp, read_layer_biases, write_layer_biases,
                       [&](int64_t n) { return calibrate_biases(agent, base, train_n, n); });
 }
 

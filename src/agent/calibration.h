@@ -43,20 +43,34 @@ namespace eie {
 [[nodiscard]] LayerBiases calibrate_biases(Agent& agent, const AttentionConfig& base,
                                            int64_t train_n, int64_t n, uint64_t seed = 20261126);
 
+// What a calibration table was measured on: a cached table is used for that model and
+// setting only. In the file as comment lines before the header: "# model: ..." and
+// "# setting: ...".
+struct CalibrationStamp {
+  std::string model;    // nn::module_fingerprint of the network
+  std::string setting;  // the rest of the attention config the values depend on
+};
+
 // Calibration tables as CSV (`n,layer,lambda`, layer an encoder index or "glimpse");
-// read throws std::invalid_argument naming the file and line.
-[[nodiscard]] LayerScaleTable read_layer_scales(const std::filesystem::path& path);
-void write_layer_scales(const std::filesystem::path& path, const LayerScaleTable& table);
+// read throws std::invalid_argument naming the file and line, and gives the file's
+// stamp (empty fields where it has none).
+[[nodiscard]] LayerScaleTable read_layer_scales(const std::filesystem::path& path,
+                                                CalibrationStamp* stamp = nullptr);
+void write_layer_scales(const std::filesystem::path& path, const LayerScaleTable& table,
+                        const CalibrationStamp& stamp = {});
 // The same for biases (`n,layer,beta`, with a pointer row).
-[[nodiscard]] LayerTable read_layer_biases(const std::filesystem::path& path);
-void write_layer_biases(const std::filesystem::path& path, const LayerTable& table);
+[[nodiscard]] LayerTable read_layer_biases(const std::filesystem::path& path,
+                                           CalibrationStamp* stamp = nullptr);
+void write_layer_biases(const std::filesystem::path& path, const LayerTable& table,
+                        const CalibrationStamp& stamp = {});
 
 // Whether a --scale spec asks for calibration: "calibrated" or "calibrated:FILE".
 [[nodiscard]] bool is_calibrated(const std::string& spec);
 
 // The calibrated scales of `agent` for `sizes`: read from the spec's FILE where it
 // has them, measured otherwise (FILE is then rewritten with them). A FILE belongs to
-// one model and one window setting: reuse it only with those.
+// one model and one window setting: std::invalid_argument for a FILE of another (or
+// without a stamp).
 [[nodiscard]] std::shared_ptr<const LayerScaleTable> calibrated_scales(
     Agent& agent, const AttentionConfig& base, const std::string& spec,
     const std::vector<int64_t>& sizes);

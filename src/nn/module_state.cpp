@@ -1,5 +1,7 @@
 #include "src/nn/module_state.h"
 
+#include <cinttypes>
+#include <cstdio>
 #include <stdexcept>
 
 namespace eie::nn {
@@ -16,7 +18,33 @@ void copy_named(const torch::OrderedDict<std::string, torch::Tensor>& from,
     }
   }
 }
+
+constexpr uint64_t kFnvOffset = 0xcbf29ce484222325ULL;
+constexpr uint64_t kFnvPrime = 0x100000001b3ULL;
+
+uint64_t fnv1a(uint64_t hash, const void* data, size_t bytes) {
+  const auto* p = static_cast<const unsigned char*>(data);
+  for (size_t i = 0; i < bytes; ++i) hash = (hash ^ p[i]) * kFnvPrime;
+  return hash;
+}
+
+uint64_t hash_named(uint64_t hash, const torch::OrderedDict<std::string, torch::Tensor>& tensors) {
+  for (const auto& item : tensors) {
+    hash = fnv1a(hash, item.key().data(), item.key().size());
+    const auto values = item.value().detach().to(torch::kCPU, torch::kFloat).contiguous();
+    hash = fnv1a(hash, values.data_ptr(), values.numel() * sizeof(float));
+  }
+  return hash;
+}
 }  // namespace
+
+std::string module_fingerprint(const torch::nn::Module& module) {
+  const uint64_t hash =
+      hash_named(hash_named(kFnvOffset, module.named_parameters()), module.named_buffers());
+  char text[17];
+  std::snprintf(text, sizeof text, "%016" PRIx64, hash);
+  return text;
+}
 
 void copy_module_state(const torch::nn::Module& from, torch::nn::Module& to, NewState new_state) {
   torch::NoGradGuard no_grad;

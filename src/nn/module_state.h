@@ -2,6 +2,8 @@
 
 #include <torch/torch.h>
 
+#include <string>
+
 namespace eie::nn {
 
 // What copy_module_state does with a tensor of `to` that `from` lacks.
@@ -13,5 +15,10 @@ enum class NewState {
 // Copies every parameter and buffer of `from` into the same-named ones of `to`.
 void copy_module_state(const torch::nn::Module& from, torch::nn::Module& to,
                        NewState new_state = NewState::refuse);
+
+// 16 hex digits that change with any parameter or buffer of `module` (names and float32
+// values, FNV-1a): what a file computed from one network (a calibration table) records,
+// so that it is never applied to another.
+[[nodiscard]] std::string module_fingerprint(const torch::nn::Module& module);
 
 }  // namespace eie::nn
