@@ -24,13 +24,18 @@ const LayerValues& calibrated_at(const LayerTable& table, int64_t n, size_t laye
   return found->second;
 }
 
-// Every layer's distance bias at size n under config.bias; `trained`: whether the
-// network has trained betas (the entropy policy's values are then their factors).
-// Parts the policy does not name keep the bias as trained.
-void set_biases(AttentionPlan& plan, const AttentionConfig& config, bool trained, int64_t train_n,
-                int64_t n) {
+// Every layer's distance bias at size n under config.bias, for a network with the
+// trained betas `trained` (when it has them, the entropy policy's values are their
+// factors). Parts the policy does not name keep the bias as trained: the trained
+// betas, grown with n as the network was trained to.
+void set_biases(AttentionPlan& plan, const AttentionConfig& config,
+                const nn::TrainedBiasOptions& trained_bias, int64_t train_n, int64_t n) {
+  const bool trained = trained_bias.enabled;
+  const double as_trained = trained ? bias_growth(trained_bias.growth, n, train_n) : 1.0;
+  for (auto& layer : plan.encoder) layer.bias = {as_trained, true};
+  plan.glimpse.bias = plan.pointer_bias = {as_trained, true};
   const auto& spec = config.bias;
-  if (spec.as_trained()) return;  // every setting's default
+  if (spec.as_trained()) return;
   const size_t layers = plan.encoder.size();
   std::vector<DistanceBias> encoder(layers);
   DistanceBias glimpse, pointer;
@@ -86,7 +91,7 @@ AttentionPlan encoder_plan(const AttentionConfig& config, const nn::EncoderOptio
     for (size_t l = 0; l < plan.encoder.size(); ++l) plan.encoder[l].scale = scales.encoder[l];
     plan.glimpse.scale = scales.glimpse;
   }
-  set_biases(plan, config, encoder.trained_bias.enabled, train_n, n);
+  set_biases(plan, config, encoder.trained_bias, train_n, n);
   for (auto& layer : plan.encoder) layer.window = encoder_window;
   plan.glimpse.window = glimpse_window;
   plan.pointer_window = window_if(parts.pointer);
@@ -115,6 +120,7 @@ Attributes encoder_spec(const std::string& problem, const std::string& policy,
           {"cosine_scale", encoder.cosine_scale}};
   if (encoder.trained_bias.enabled) {
     spec["distance_bias"] = std::string(encoder.trained_bias.learn ? "learned" : "fixed");
+    spec["bias_growth"] = encoder.trained_bias.growth;
   }
   return spec;
 }

@@ -4,6 +4,7 @@
 
 #include <fstream>
 
+#include "src/agent/model_file.h"
 #include "src/io/dataset.h"
 #include "src/io/h5_file.h"
 #include "tests/cli_support.h"
@@ -124,6 +125,20 @@ TEST(Cli, BadMultiStartOptions) {
   expect_clean_failure(eie("solve " + tsp + " --decode multistart:0"), "K >= 1");
 }
 
+TEST(Cli, TrainsOnASizeCurriculumWithBetasThatGrowWithN) {
+  const auto dir = test::scratch_dir("cli-sizes");
+  const auto run = dir / "run";
+  const auto trained =
+      eie("train --n 8 --sizes 6-12 --bias-init 1@pointer --bias-learn --bias-growth sqrtn "
+          "--baseline multistart --epochs 2 --steps 2 --batch 8 --val-size 8 --embed-dim 16 "
+          "--heads 2 --layers 1 --ff-hidden 16 --threads 1 --out " +
+          run.string());
+  ASSERT_EQ(trained.exit_code, 0) << trained.stderr;
+  EXPECT_EQ(network_options_of(run / "model.h5").encoder.trained_bias.growth, "sqrtn");
+  const auto log = slurp(run / "log.csv");
+  EXPECT_EQ(std::count(log.begin(), log.end(), '\n'), 3) << log;  // header and two epochs
+}
+
 TEST(Cli, BadScalePolicies) {
   const auto dir = test::scratch_dir("cli-scales");
   const auto model = model_file(dir, "tsp", "tsp").string();  // trained length N = 20, d = 16
@@ -190,6 +205,10 @@ TEST(Cli, DistanceBiasFlags) {
   expect_clean_failure(eie("train --problem bpp3d --bias-init 1 --out " + out),
                        "--bias-init needs node positions");
   expect_clean_failure(eie("train --bias-learn --out " + out), "--bias-learn needs --bias-init");
+  expect_clean_failure(eie("train --bias-growth sqrtn --out " + out),
+                       "--bias-growth needs --bias-init");
+  expect_clean_failure(eie("train --bias-init 1 --bias-growth cubic --out " + out),
+                       "--bias-growth 'cubic': expected fixed, logn or sqrtn");
   expect_clean_failure(eie("train --bias-init -1 --out " + out), "--bias-init '-1': expected");
   expect_clean_failure(eie("train --bias-init 2@decoder --out " + out),
                        "--bias-init '2@decoder': expected");

@@ -12,6 +12,7 @@
 #include "src/agent/model_file.h"
 #include "src/agent/policy_registry.h"
 #include "src/attention/bias_policy.h"
+#include "src/nn/module_state.h"
 #include "src/nn/multi_head_attention.h"
 #include "src/nn/neighbours.h"
 #include "src/problem/registry.h"
@@ -208,6 +209,43 @@ TEST(DistanceBias, LearnedBetasTrainAtTheirOwnRate) {
   }
 }
 
+TEST(DistanceBias, TrainedBetasGrowWithNAsTrainedToAndTheFileKeepsHow) {
+  const auto dir = test::scratch_dir("distance-bias-growth");
+  auto options = test::small_network(32, 4, 32, 2);
+  options.encoder.trained_bias = {true, 1.5, 1.5, 1.5, true, "sqrtn"};
+  auto grows = make_agent(make_problem("tsp"), options, 8);
+  {
+    torch::NoGradGuard no_grad;
+    for (auto& [key, beta] : betas_of(*grows)) beta.uniform_(0.5, 3.0);
+  }
+  save_model(*grows, dir / "model.h5");
+  EXPECT_EQ(network_options_of(dir / "model.h5").encoder.trained_bias.growth, "sqrtn");
+  options.encoder.trained_bias.growth = "fixed";
+  auto fixed = make_agent(make_problem("tsp"), options, 8);
+  nn::copy_module_state(grows->network(), fixed->network());
+  auto gen = at::make_generator<at::CPUGeneratorImpl>(9);
+  const auto large = fixed->problem().generate(4, 32, gen);  // n = 4 N: sqrtn doubles the betas
+  const auto small = fixed->problem().generate(4, 8, gen);
+  const auto log_likelihood = [](Agent& agent, const Instances& instances,
+                                 const std::string& bias) {
+    AttentionConfig config;
+    config.bias = parse_bias_spec(bias);
+    agent.set_attention(config);
+    agent.network().eval();
+    return agent.rollout(instances, Selection::greedy, std::nullopt).log_likelihood;
+  };
+  // As trained, the growing network at n is the fixed one with its betas grown by sqrtn.
+  EXPECT_TRUE(torch::allclose(log_likelihood(*grows, large, ""),
+                              log_likelihood(*fixed, large, "sqrtn"), 1e-5, 1e-6));
+  EXPECT_FALSE(torch::allclose(log_likelihood(*grows, large, ""), log_likelihood(*fixed, large, ""),
+                               1e-3, 1e-4));
+  // At N nothing grows; and asking for `fixed` undoes the growth.
+  EXPECT_TRUE(torch::allclose(log_likelihood(*grows, small, ""), log_likelihood(*fixed, small, ""),
+                              1e-5, 1e-6));
+  EXPECT_TRUE(torch::allclose(log_likelihood(*grows, large, "fixed"),
+                              log_likelihood(*fixed, large, ""), 1e-5, 1e-6));
+}
+
 TEST(BiasPolicy, ParsesItsSpellingsAndGrowsAsNamed) {
   EXPECT_TRUE(parse_bias_spec("").as_trained());
   EXPECT_EQ(parse_bias_spec("none").name, "none");
@@ -230,6 +268,8 @@ TEST(BiasPolicy, ParsesItsSpellingsAndGrowsAsNamed) {
   EXPECT_DOUBLE_EQ(bias_growth("logn", 100, 100), 1.0);
   EXPECT_NEAR(bias_growth("logn", 1600, 100), std::log(1600.0) / std::log(100.0), 1e-12);
   EXPECT_DOUBLE_EQ(bias_growth("sqrtn", 400, 100), 2.0);
+  for (const char* growth : {"fixed", "logn", "sqrtn"}) EXPECT_TRUE(is_bias_growth(growth));
+  EXPECT_FALSE(is_bias_growth("entropy"));
 }
 
 }  // namespace

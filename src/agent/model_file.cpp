@@ -4,7 +4,9 @@
 #include <stdexcept>
 
 #include "src/agent/policy_registry.h"
+#include "src/attention/bias_policy.h"
 #include "src/io/model_format.h"
+#include "src/util/parse.h"
 
 namespace eie {
 
@@ -55,6 +57,15 @@ NetworkOptions network_options(const h5::Reader& reader) {
     }
     options.encoder.trained_bias.enabled = true;
     options.encoder.trained_bias.learn = kind == "learned";
+    // Absent from files written before betas could grow with n: fixed.
+    if (reader.has_attribute("bias_growth")) {
+      const auto growth = reader.string_attribute("bias_growth");
+      if (!is_bias_growth(growth)) {
+        throw std::invalid_argument(reader.path().string() + ": bias_growth '" + excerpt(growth) +
+                                    "', expected fixed, logn or sqrtn");
+      }
+      options.encoder.trained_bias.growth = growth;
+    }
   }
   return options;
 }

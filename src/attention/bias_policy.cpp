@@ -69,6 +69,10 @@ double bias_growth(const std::string& name, int64_t n, int64_t train_n) {
   throw std::logic_error("bias_growth: '" + name + "' has no closed form");
 }
 
+bool is_bias_growth(const std::string& name) {
+  return name == "fixed" || name == "logn" || name == "sqrtn";
+}
+
 std::string bias_label(const BiasSpec& spec) {
   if (spec.as_trained()) return "";
   const auto& p = spec.parts;

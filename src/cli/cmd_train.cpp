@@ -14,6 +14,7 @@
 #include "src/problem/registry.h"
 #include "src/train/data_parallel.h"
 #include "src/train/trainer.h"
+#include "src/util/parse.h"
 #include "src/util/temporary_directory.h"
 
 namespace eie::cli {
@@ -90,6 +91,10 @@ int run_train(int argc, char** argv) {
       "glimpse, pointer) and at 0 elsewhere: BETA[@PARTS] (TSP, CVRP)",
       cxxopts::value<std::string>())("bias-learn",
                                      "with --bias-init: the optimiser moves the betas")(
+      "bias-growth",
+      "with --bias-init: how the betas follow the instance size n, in training (see --sizes) "
+      "and as trained at inference: fixed, logn (beta ln n / ln N) or sqrtn (beta sqrt(n / N))",
+      cxxopts::value<std::string>())(
       "bias-lr",
       "with --bias-learn: the betas' learning rate (default: 100 x --lr; Adam moves "
       "a parameter by about its rate per step, and betas live on a scale of 1-10)",
@@ -192,8 +197,17 @@ int run_train(int argc, char** argv) {
       throw std::invalid_argument("--bias-init needs node positions (" + problem_name(args) +
                                   " has none)");
     }
-  } else if (args.count("bias-learn")) {
-    throw std::invalid_argument("--bias-learn needs --bias-init");
+  } else if (args.count("bias-learn") || args.count("bias-growth")) {
+    throw std::invalid_argument(
+        std::string(args.count("bias-learn") ? "--bias-learn" : "--bias-growth") +
+        " needs --bias-init");
+  }
+  if (args.count("bias-growth")) {
+    bias.growth = args["bias-growth"].as<std::string>();
+    if (!is_bias_growth(bias.growth)) {
+      throw std::invalid_argument("--bias-growth '" + excerpt(bias.growth) +
+                                  "': expected fixed, logn or sqrtn");
+    }
   }
   if (args.count("bias-lr")) t.bias_lr = positive(args, "bias-lr");
   network.encoder.trained_bias = bias;

@@ -5,6 +5,8 @@
 
 #include <torch/torch.h>
 
+#include <string>
+
 #include "src/attention/setting.h"
 
 namespace eie::nn {
@@ -25,6 +27,9 @@ struct TrainedBiasOptions {
   double glimpse_init = 0;
   double pointer_init = 0;
   bool learn = false;  // whether the optimiser moves them
+  // How the betas follow the instance size n, in training (a size curriculum) and as
+  // trained at inference: fixed, logn or sqrtn (the betas x bias_growth(growth, n, N)).
+  std::string growth = "fixed";
 };
 
 // The names networks register trained betas under: an encoder attention layer's, the
