@@ -128,17 +128,24 @@ LayerBiases calibrate_biases(Agent& agent, const AttentionConfig& base, int64_t 
       return mean_entropy(measured(false).encoder[l]);
     });
   }
-  if (parts.glimpse) {
-    betas.glimpse = solve(mean_entropy(targets.glimpse), [&](double beta) {
-      betas.glimpse = beta;
-      return mean_entropy(measured(true).glimpse);
-    });
-  }
-  if (parts.pointer) {
-    betas.pointer = solve(mean_entropy(targets.pointer), [&](double beta) {
-      betas.pointer = beta;
-      return mean_entropy(measured(true).pointer);
-    });
+  // The glimpse's entropy depends on the tours decoded, which the pointer's bias
+  // changes (a strong one makes them nearest-neighbour tours), and the pointer's on the
+  // glimpse: with both, the pair is solved twice, the second time each with the
+  // other's bias in place.
+  const int rounds = parts.glimpse && parts.pointer ? 2 : 1;
+  for (int round = 0; round < rounds; ++round) {
+    if (parts.glimpse) {
+      betas.glimpse = solve(mean_entropy(targets.glimpse), [&](double beta) {
+        betas.glimpse = beta;
+        return mean_entropy(measured(true).glimpse);
+      });
+    }
+    if (parts.pointer) {
+      betas.pointer = solve(mean_entropy(targets.pointer), [&](double beta) {
+        betas.pointer = beta;
+        return mean_entropy(measured(true).pointer);
+      });
+    }
   }
   return betas;
 }
