@@ -268,8 +268,10 @@ TEST(BiasPolicy, ParsesItsSpellingsAndGrowsAsNamed) {
   EXPECT_DOUBLE_EQ(bias_growth("logn", 100, 100), 1.0);
   EXPECT_NEAR(bias_growth("logn", 1600, 100), std::log(1600.0) / std::log(100.0), 1e-12);
   EXPECT_DOUBLE_EQ(bias_growth("sqrtn", 400, 100), 2.0);
-  for (const char* growth : {"fixed", "logn", "sqrtn"}) EXPECT_TRUE(is_bias_growth(growth));
-  EXPECT_FALSE(is_bias_growth("entropy"));
+  for (const char* growth : {"fixed", "logn", "sqrtn"}) {
+    EXPECT_EQ(checked_bias_growth(growth, "g"), growth);
+  }
+  EXPECT_THROW((void)checked_bias_growth("entropy", "g"), std::invalid_argument);
 }
 
 }  // namespace

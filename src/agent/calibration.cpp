@@ -4,10 +4,8 @@
 #include <cstdio>
 #include <fstream>
 #include <functional>
-#include <initializer_list>
 #include <sstream>
 #include <stdexcept>
-#include <utility>
 
 #include "src/nn/module_state.h"
 #include "src/util/atomic_path.h"
@@ -152,11 +150,12 @@ LayerBiases calibrate_biases(Agent& agent, const AttentionConfig& base, int64_t 
 
 namespace {
 
-// A calibration table (`n,layer,VALUE`: an encoder index, glimpse or pointer);
-// values must be positive, or >= 0 when `zero_allowed`.
-// "# model: ..." and "# setting: ..." lines, then the header, then the rows.
+// A table's stamp lines come first, then the header, then the rows.
 constexpr char kModelLine[] = "# model: ";
 constexpr char kSettingLine[] = "# setting: ";
+
+// A calibration table (`n,layer,VALUE`: an encoder index, glimpse or pointer);
+// values must be positive, or >= 0 when `zero_allowed`.
 
 LayerTable read_layer_table(const std::filesystem::path& path, const std::string& value,
                             bool zero_allowed, CalibrationStamp* stamp) {
@@ -279,20 +278,11 @@ std::shared_ptr<const LayerTable> cached_table(
   return std::make_shared<const LayerTable>(std::move(table));
 }
 
-// The names of the parts that are on, as a comma list.
-std::string part_list(std::initializer_list<std::pair<bool, const char*>> parts) {
-  std::string list;
-  for (const auto& [on, name] : parts) {
-    if (on) list += (list.empty() ? "" : ",") + std::string(name);
-  }
-  return list;
-}
-
 std::string window_text(const AttentionConfig& c) {
   if (c.window <= 0) return "window none";
   const auto& p = c.window_parts;
   return "window " + std::to_string(c.window) + "@" +
-         part_list({{p.encoder, "encoder"},
+         names_of_enabled({{p.encoder, "encoder"},
                     {p.glimpse, "glimpse"},
                     {p.pointer, "pointer"},
                     {p.view, "view"},
@@ -308,7 +298,7 @@ std::string bias_setting_text(const AttentionConfig& c) {
                    : "as trained";
   const auto& p = c.bias.parts;
   return "scale " + scale + ", " + window_text(c) + ", bias@" +
-         part_list({{p.encoder, "encoder"}, {p.glimpse, "glimpse"}, {p.pointer, "pointer"}});
+         names_of_enabled({{p.encoder, "encoder"}, {p.glimpse, "glimpse"}, {p.pointer, "pointer"}});
 }
 
 }  // namespace

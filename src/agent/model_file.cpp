@@ -6,7 +6,6 @@
 #include "src/agent/policy_registry.h"
 #include "src/attention/bias_policy.h"
 #include "src/io/model_format.h"
-#include "src/util/parse.h"
 
 namespace eie {
 
@@ -59,12 +58,8 @@ NetworkOptions network_options(const h5::Reader& reader) {
     options.encoder.trained_bias.learn = kind == "learned";
     // Absent from files written before betas could grow with n: fixed.
     if (reader.has_attribute("bias_growth")) {
-      const auto growth = reader.string_attribute("bias_growth");
-      if (!is_bias_growth(growth)) {
-        throw std::invalid_argument(reader.path().string() + ": bias_growth '" + excerpt(growth) +
-                                    "', expected fixed, logn or sqrtn");
-      }
-      options.encoder.trained_bias.growth = growth;
+      options.encoder.trained_bias.growth = checked_bias_growth(
+          reader.string_attribute("bias_growth"), reader.path().string() + ": bias_growth");
     }
   }
   return options;

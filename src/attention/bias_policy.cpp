@@ -69,19 +69,16 @@ double bias_growth(const std::string& name, int64_t n, int64_t train_n) {
   throw std::logic_error("bias_growth: '" + name + "' has no closed form");
 }
 
-bool is_bias_growth(const std::string& name) {
-  return name == "fixed" || name == "logn" || name == "sqrtn";
+std::string checked_bias_growth(const std::string& name, const std::string& what) {
+  if (name == "fixed" || name == "logn" || name == "sqrtn") return name;
+  throw std::invalid_argument(what + " '" + excerpt(name) + "': expected fixed, logn or sqrtn");
 }
 
 std::string bias_label(const BiasSpec& spec) {
   if (spec.as_trained()) return "";
   const auto& p = spec.parts;
-  std::string parts;
-  for (const auto& [applies, name] :
-       {std::pair{p.encoder, "encoder"}, std::pair{p.glimpse, "glimpse"},
-        std::pair{p.pointer, "pointer"}}) {
-    if (applies) parts += (parts.empty() ? "" : ",") + std::string(name);
-  }
+  const auto parts =
+      names_of_enabled({{p.encoder, "encoder"}, {p.glimpse, "glimpse"}, {p.pointer, "pointer"}});
   const bool everywhere = p.encoder && p.glimpse && p.pointer;
   return "bias " + spec.name + (spec.beta ? " " + shortest_text(*spec.beta) : "") +
          (everywhere ? "" : " (" + parts + ")");

@@ -41,8 +41,8 @@ struct BiasSpec {
 
 // The factor of beta at size n for a network trained at size N (fixed, logn, sqrtn).
 [[nodiscard]] double bias_growth(const std::string& name, int64_t n, int64_t train_n);
-// Whether `name` is one of those three.
-[[nodiscard]] bool is_bias_growth(const std::string& name);
+// `name` when it is one of those three; std::invalid_argument naming `what` otherwise.
+[[nodiscard]] std::string checked_bias_growth(const std::string& name, const std::string& what);
 
 // A table row's name for it: "" as trained, "bias logn 40", "bias entropy".
 [[nodiscard]] std::string bias_label(const BiasSpec& spec);

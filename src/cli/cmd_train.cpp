@@ -14,7 +14,6 @@
 #include "src/problem/registry.h"
 #include "src/train/data_parallel.h"
 #include "src/train/trainer.h"
-#include "src/util/parse.h"
 #include "src/util/temporary_directory.h"
 
 namespace eie::cli {
@@ -203,11 +202,7 @@ int run_train(int argc, char** argv) {
         " needs --bias-init");
   }
   if (args.count("bias-growth")) {
-    bias.growth = args["bias-growth"].as<std::string>();
-    if (!is_bias_growth(bias.growth)) {
-      throw std::invalid_argument("--bias-growth '" + excerpt(bias.growth) +
-                                  "': expected fixed, logn or sqrtn");
-    }
+    bias.growth = checked_bias_growth(args["bias-growth"].as<std::string>(), "--bias-growth");
   }
   if (args.count("bias-lr")) t.bias_lr = positive(args, "bias-lr");
   network.encoder.trained_bias = bias;

@@ -80,4 +80,12 @@ std::string shortest_text(double value) {
   return std::string(buffer, result.ptr);
 }
 
+std::string names_of_enabled(std::initializer_list<std::pair<bool, const char*>> flags) {
+  std::string list;
+  for (const auto& [on, name] : flags) {
+    if (on) list += (list.empty() ? "" : ",") + std::string(name);
+  }
+  return list;
+}
+
 }  // namespace eie

@@ -2,8 +2,10 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <initializer_list>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace eie {
@@ -31,6 +33,10 @@ namespace eie {
 // `min_bytes` each fit in a text of `text_bytes`: a header's count is checked against
 // the data before anything is sized by it.
 void check_count_fits(int64_t count, size_t text_bytes, int64_t min_bytes, const std::string& what);
+
+// The names whose flag is on, comma-separated in the order given ("encoder,pointer").
+[[nodiscard]] std::string names_of_enabled(
+    std::initializer_list<std::pair<bool, const char*>> flags);
 
 // Removes leading and trailing blanks, '\r' included.
 [[nodiscard]] std::string_view trim(std::string_view text);
