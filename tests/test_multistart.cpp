@@ -10,6 +10,7 @@
 #include <set>
 #include <sstream>
 
+#include "src/agent/model_file.h"
 #include "src/agent/policy_registry.h"
 #include "src/agent/strategies.h"
 #include "src/problem/registry.h"
@@ -277,8 +278,12 @@ INSTANTIATE_TEST_SUITE_P(Baselines, ResumeEveryBaseline,
                          });
 
 TEST(MultiStart, DecodingWithEveryStartIsNoWorseThanGreedy) {
+  // The shipped models: an untrained network may send every CVRP customer back via the
+  // depot, where each order of visits costs the same and no start can beat greedy (the
+  // random initial weights did so on CI's machine and not here).
   for (const std::string name : {"tsp", "cvrp"}) {
-    auto agent = make_agent(make_problem(name), test::small_network(32, 4, 64, 2), 12);
+    const auto model = std::filesystem::path(EIE_SOURCE_DIR) / "results/models" / (name + "100.h5");
+    auto agent = load_agent(model, make_problem(name));
     // float64: the grouped and the plain decoder round differently, and in float32 a
     // near-tie could flip greedy's own tour away from its start's (seen under load).
     agent->network().to(torch::kDouble);
