@@ -24,16 +24,17 @@ const LayerValues& calibrated_at(const LayerTable& table, int64_t n, size_t laye
   return found->second;
 }
 
-// Every layer's distance bias at size n under config.bias, for a network with the
-// trained betas `trained` (when it has them, the entropy policy's values are their
-// factors). Parts the policy does not name keep the bias as trained: the trained
-// betas, grown with n as the network was trained to.
+// Every layer's distance bias at size n under config.bias, for a network that may have
+// trained betas. Parts the policy does not name keep the bias as trained: the trained
+// betas, grown with n as the network was trained to; the entropy policy adds its
+// betas to that (an untrained network's are 0), so a head trained near 0 or below
+// can still be made local.
 void set_biases(AttentionPlan& plan, const AttentionConfig& config,
                 const nn::TrainedBiasOptions& trained_bias, int64_t train_n, int64_t n) {
-  const bool trained = trained_bias.enabled;
-  const double as_trained = trained ? bias_growth(trained_bias.growth, n, train_n) : 1.0;
-  for (auto& layer : plan.encoder) layer.bias = {as_trained, true};
-  plan.glimpse.bias = plan.pointer_bias = {as_trained, true};
+  const double as_trained =
+      trained_bias.enabled ? bias_growth(trained_bias.growth, n, train_n) : 1.0;
+  for (auto& layer : plan.encoder) layer.bias = {as_trained, 0};
+  plan.glimpse.bias = plan.pointer_bias = {as_trained, 0};
   const auto& spec = config.bias;
   if (spec.as_trained()) return;
   const size_t layers = plan.encoder.size();
@@ -42,14 +43,14 @@ void set_biases(AttentionPlan& plan, const AttentionConfig& config,
   if (spec.calibrated()) {
     if (!config.calibrated_bias) throw std::logic_error("--bias entropy without its table");
     const auto& betas = calibrated_at(*config.calibrated_bias, n, layers, "entropy biases");
-    for (size_t l = 0; l < layers; ++l) encoder[l] = {betas.encoder[l], trained};
-    glimpse = {betas.glimpse, trained};
-    pointer = {betas.pointer, trained};
+    for (size_t l = 0; l < layers; ++l) encoder[l] = {as_trained, betas.encoder[l]};
+    glimpse = {as_trained, betas.glimpse};
+    pointer = {as_trained, betas.pointer};
   } else {
-    DistanceBias bias{0, false};  // none
+    DistanceBias bias{0, 0};  // none
     if (spec.name != "none") {
       const double growth = bias_growth(spec.name, n, train_n);
-      bias = spec.beta ? DistanceBias{*spec.beta * growth, false} : DistanceBias{growth, true};
+      bias = spec.beta ? DistanceBias{0, *spec.beta * growth} : DistanceBias{growth, 0};
     }
     encoder.assign(layers, bias);
     glimpse = pointer = bias;

@@ -10,6 +10,7 @@
 
 #include "src/agent/calibration.h"
 #include "src/agent/policy_registry.h"
+#include "src/nn/distance_bias.h"
 #include "src/nn/module_state.h"
 #include "src/problem/registry.h"
 #include "tests/cli_support.h"
@@ -67,18 +68,17 @@ TEST(Calibration, RestoresEachLayersTrainingEntropyAtLargerSizes) {
   EXPECT_NEAR(mean(after.glimpse), mean(target.glimpse), 0.1);
 }
 
-TEST(Calibration, EntropyBiasesRestoreEachLayersTrainingEntropyAtLargerSizes) {
-  torch::manual_seed(33);
-  auto agent = make_agent(make_problem("tsp"), small_network(), 20);
+// The entropy biases of `agent` (trained at 20) bring every layer's entropy at 80 back
+// to the one at 20 within the 0.02 nats, on fresh instances at N and at n.
+void expect_entropy_biases_restore_the_training_entropy(Agent& agent) {
   const uint64_t seed = 6;
-  const auto plain = measure_entropy(*agent, AttentionConfig{}, 80, 16, seed, true);
-  const auto betas = calibrate_biases(*agent, AttentionConfig{}, 20, 80, seed);
+  const auto plain = measure_entropy(agent, AttentionConfig{}, 80, 16, seed, true);
+  const auto betas = calibrate_biases(agent, AttentionConfig{}, 20, 80, seed);
   AttentionConfig biased;
   biased.bias = BiasSpec{"entropy", std::nullopt, ""};
   biased.calibrated_bias = std::make_shared<const LayerTable>(LayerTable{{80, betas}});
-  // The bound, 0.02 nats per layer, on fresh instances at N and at n.
-  const auto fresh_target = measure_entropy(*agent, AttentionConfig{}, 20, 160, seed + 1, true);
-  const auto after = measure_entropy(*agent, biased, 80, 40, seed + 1, true);
+  const auto fresh_target = measure_entropy(agent, AttentionConfig{}, 20, 160, seed + 1, true);
+  const auto after = measure_entropy(agent, biased, 80, 40, seed + 1, true);
   const auto mean = [](const nn::EntropyProbe& p) { return p.mean().mean().item<double>(); };
   for (size_t l = 0; l < 2; ++l) {
     const double wanted = mean(fresh_target.encoder[l]);
@@ -89,8 +89,33 @@ TEST(Calibration, EntropyBiasesRestoreEachLayersTrainingEntropyAtLargerSizes) {
   EXPECT_NEAR(mean(after.glimpse), mean(fresh_target.glimpse), 0.02);
   EXPECT_NEAR(mean(after.pointer), mean(fresh_target.pointer), 0.02);
   // At the training size nothing needs changing.
-  const auto at_n = calibrate_biases(*agent, AttentionConfig{}, 20, 20, seed);
+  const auto at_n = calibrate_biases(agent, AttentionConfig{}, 20, 20, seed);
   for (const double beta : at_n.encoder) EXPECT_LT(beta, 0.05);
+}
+
+TEST(Calibration, EntropyBiasesRestoreEachLayersTrainingEntropyAtLargerSizes) {
+  torch::manual_seed(33);
+  auto agent = make_agent(make_problem("tsp"), small_network(), 20);
+  expect_entropy_biases_restore_the_training_entropy(*agent);
+}
+
+// Trained betas near 0 and of both signs (as multi-start training leaves the encoder's
+// when it learns a pointer bias): no factor of them up to 1000 makes such a layer local,
+// a beta added to them does.
+TEST(Calibration, EntropyBiasesAddToTrainedBetasNearZeroOfEitherSign) {
+  torch::manual_seed(33);
+  auto options = small_network();
+  options.encoder.trained_bias = {true, 0, 0, 2, true};
+  auto agent = make_agent(make_problem("tsp"), options, 20);
+  {
+    torch::NoGradGuard no_grad;
+    for (auto& p : agent->network().named_parameters()) {
+      if (nn::is_trained_beta(p.key()) && p.value().numel() == 4) {
+        p.value().copy_(torch::tensor({0.002, -0.002, 0.0, 0.001}));
+      }
+    }
+  }
+  expect_entropy_biases_restore_the_training_entropy(*agent);
 }
 
 TEST(Calibration, BiasTablesRoundTripAndNegativeBetasAreRefused) {

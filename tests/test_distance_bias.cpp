@@ -8,6 +8,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <vector>
 
 #include "src/agent/model_file.h"
 #include "src/agent/policy_registry.h"
@@ -40,22 +41,22 @@ TEST(DistanceBias, AttentionRowsAreSoftmaxOfScaledProductsLessBetaTimesDistance)
   attention->to(torch::kDouble);
   {
     torch::NoGradGuard no_grad;
-    attention->distance_bias.copy_(torch::tensor({0.3, 1.7}));
+    attention->distance_bias.copy_(torch::tensor({0.3, 1.7}, torch::kDouble));
   }
   const auto h = torch::randn({2, 7, 16}, torch::kDouble);
   const auto xy = torch::rand({2, 7, 2}, torch::kDouble);
   const nn::NodeGeometry geometry{xy, {}};
-  // Twice the trained betas, then one beta for every head.
-  const auto trained = attention->attention(h, AttentionSetting{0.4, 0, {2.0, true}}, geometry);
-  EXPECT_TRUE(torch::allclose(trained,
-                              rows_by_hand(h, attention, 0.4, torch::tensor({0.6, 3.4}).to(torch::kDouble), xy),
-                              1e-12, 1e-12));
-  const auto given = attention->attention(h, AttentionSetting{0.4, 0, {0.9, false}}, geometry);
-  EXPECT_TRUE(torch::allclose(
-      given, rows_by_hand(h, attention, 0.4, torch::full({2}, 0.9, torch::kDouble), xy), 1e-12,
-      1e-12));
+  // Twice the trained betas, one beta for every head, and the two together.
+  const auto rows_with = [&](const DistanceBias& bias, const std::vector<double>& betas) {
+    const auto expected = rows_by_hand(h, attention, 0.4, torch::tensor(betas, torch::kDouble), xy);
+    return torch::allclose(attention->attention(h, AttentionSetting{0.4, 0, bias}, geometry),
+                           expected, 1e-12, 1e-12);
+  };
+  EXPECT_TRUE(rows_with({2.0, 0}, {0.6, 3.4}));
+  EXPECT_TRUE(rows_with({0, 0.9}, {0.9, 0.9}));
+  EXPECT_TRUE(rows_with({2.0, 0.9}, {1.5, 4.3}));
   // A bias without positions is refused, not ignored.
-  EXPECT_THROW((void)attention->attention(h, AttentionSetting{0.4, 0, {0.9, false}}),
+  EXPECT_THROW((void)attention->attention(h, AttentionSetting{0.4, 0, {0, 0.9}}),
                std::invalid_argument);
 }
 

@@ -22,9 +22,8 @@ constexpr double kAbove = 64.0;       // the reference TSP model needs 16 s at n
 // Mean over heads of a probe's mean row entropy.
 double mean_entropy(const nn::EntropyProbe& probe) { return probe.mean().mean().item<double>(); }
 
-constexpr double kLeastBeta = 1e-2;  // untrained betas searched in [kLeastBeta, kMostBeta]
+constexpr double kLeastBeta = 1e-2;  // betas searched in [kLeastBeta, kMostBeta]
 constexpr double kMostBeta = 1e4;    // (or 0 when no bias is needed)
-constexpr double kFactorRange = 1e3;  // factors of trained betas in [1 / range, range]
 
 // The value in [low, high] (by halving its logarithm) where `entropy(value)` meets
 // `target` (entropy falls as the value grows); the bracket's end when the target is
@@ -103,10 +102,8 @@ LayerBiases calibrate_biases(Agent& agent, const AttentionConfig& base, int64_t 
   }
   const auto targets =
       measure_entropy(agent, AttentionConfig{}, train_n, measurement_count(train_n), seed, true);
-  // Untrained: beta itself, from none; trained: the factor of the trained betas, from 1.
-  const bool trained = agent.spec().count("distance_bias") > 0;
-  const double start = trained ? 1.0 : 0.0;
-  LayerBiases betas{std::vector<double>(targets.encoder.size(), start), start, start};
+  // The betas added to the bias as trained (none without trained betas), from 0.
+  LayerBiases betas{std::vector<double>(targets.encoder.size(), 0.0), 0.0, 0.0};
   AttentionConfig config = base;
   config.bias.name = "entropy";  // where base.bias applies
   const auto& parts = config.bias.parts;
@@ -114,9 +111,8 @@ LayerBiases calibrate_biases(Agent& agent, const AttentionConfig& base, int64_t 
     config.calibrated_bias = std::make_shared<const LayerTable>(LayerTable{{n, betas}});
     return measure_entropy(agent, config, n, measurement_count(n), seed, decode);
   };
-  // The beta (or factor) of one layer: `entropy_at` sets it and measures.
+  // The beta of one layer: `entropy_at` sets it and measures.
   const auto solve = [&](double target, const std::function<double(double)>& entropy_at) {
-    if (trained) return bisect(1.0 / kFactorRange, kFactorRange, target, entropy_at);
     if (entropy_at(0.0) <= target) return 0.0;  // already as concentrated as at N
     return bisect(kLeastBeta, kMostBeta, target, entropy_at);
   };
@@ -341,7 +337,10 @@ std::shared_ptr<const LayerTable> entropy_biases(Agent& agent, const AttentionCo
                                                  const std::string& file,
                                                  const std::vector<int64_t>& sizes) {
   const auto train_n = std::get<int64_t>(agent.spec().at("train_n"));
-  const CalibrationStamp stamp{nn::module_fingerprint(agent.network()), bias_setting_text(base)};
+  // A trained network's table once held factors of its betas: "added" tells the two apart.
+  const bool trained = agent.spec().count("distance_bias") > 0;
+  const CalibrationStamp stamp{nn::module_fingerprint(agent.network()),
+                               bias_setting_text(base) + (trained ? ", added to trained" : "")};
   return cached_table(file, sizes, "distance biases", stamp, read_layer_biases, write_layer_biases,
                       [&](int64_t n) { return calibrate_biases(agent, base, train_n, n); });
 }

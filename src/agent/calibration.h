@@ -38,8 +38,8 @@ namespace eie {
 // per encoder layer, then the glimpse, then the pointer, the beta at which the
 // entropy measured at n with the rest of `base` (its scale policy, its window) meets
 // the one measured at N as trained, in the parts base.bias names (the others as
-// trained). For a network with trained betas, the factor of them. 0 where the
-// entropy at n is already at most the target.
+// trained). For a network with trained betas, the beta added to every head's trained
+// one (as grown with n). 0 where the entropy at n is already at most the target.
 [[nodiscard]] LayerBiases calibrate_biases(Agent& agent, const AttentionConfig& base,
                                            int64_t train_n, int64_t n, uint64_t seed = 20261126);
 

@@ -11,11 +11,11 @@ class EntropyProbe;
 
 // A distance bias: beta * d_ij leaves the score of node j seen from node i (d the
 // Euclidean distance of their positions, as the policy sees them), so that attention
-// stays near. Either one beta for every head, or a factor of the layer's trained
-// per-head betas (a layer without trained betas then has no bias).
+// stays near. Head h's beta is factor * trained_h + added, trained_h the layer's
+// trained betas (0 for a layer without them).
 struct DistanceBias {
-  double beta = 1;          // beta itself, or the factor of the trained betas
-  bool of_trained = true;   // whether `beta` multiplies the layer's trained betas
+  double factor = 1;  // of the trained betas (1: as trained)
+  double added = 0;   // one beta for every head on top of them
 };
 
 // What one attention layer is told at run time. Changing it never needs a

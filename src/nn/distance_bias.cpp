@@ -4,12 +4,10 @@ namespace eie::nn {
 
 torch::Tensor head_betas(const DistanceBias& bias, const torch::Tensor& trained, int64_t heads,
                          const torch::TensorOptions& options) {
-  if (bias.of_trained) {
-    if (!trained.defined() || bias.beta == 0) return {};
-    return trained * bias.beta;
-  }
-  if (bias.beta == 0) return {};
-  return torch::full({heads}, bias.beta, options);
+  torch::Tensor betas;
+  if (trained.defined() && bias.factor != 0) betas = trained * bias.factor;
+  if (bias.added == 0) return betas;
+  return betas.defined() ? betas + bias.added : torch::full({heads}, bias.added, options);
 }
 
 bool is_trained_beta(const std::string& parameter_name) {
