@@ -107,15 +107,27 @@ TEST(Calibration, EntropyBiasesAddToTrainedBetasNearZeroOfEitherSign) {
   auto options = small_network();
   options.encoder.trained_bias = {true, 0, 0, 2, true};
   auto agent = make_agent(make_problem("tsp"), options, 20);
+  int set = 0;  // the two encoder layers' and the glimpse's 4 heads each
   {
     torch::NoGradGuard no_grad;
     for (auto& p : agent->network().named_parameters()) {
       if (nn::is_trained_beta(p.key()) && p.value().numel() == 4) {
         p.value().copy_(torch::tensor({0.002, -0.002, 0.0, 0.001}));
+        ++set;
       }
     }
   }
+  ASSERT_EQ(set, 3);
   expect_entropy_biases_restore_the_training_entropy(*agent);
+  // Added betas of 0 leave the bias as trained (the pointer's 2 included).
+  AttentionConfig zero;
+  zero.bias = BiasSpec{"entropy", std::nullopt, ""};
+  zero.calibrated_bias =
+      std::make_shared<const LayerTable>(LayerTable{{80, LayerBiases{{0.0, 0.0}, 0.0, 0.0}}});
+  const auto as_trained = measure_entropy(*agent, AttentionConfig{}, 80, 4, 9, true);
+  const auto with_zero = measure_entropy(*agent, zero, 80, 4, 9, true);
+  EXPECT_DOUBLE_EQ(with_zero.pointer.mean().mean().item<double>(),
+                   as_trained.pointer.mean().mean().item<double>());
 }
 
 TEST(Calibration, BiasTablesRoundTripAndNegativeBetasAreRefused) {
