@@ -5,6 +5,7 @@
 #include <cmath>
 #include <fstream>
 #include <string>
+#include <thread>
 
 #include "src/agent/model_file.h"
 #include "src/agent/policy_registry.h"
@@ -107,6 +108,12 @@ TEST(Bench, ClassicalRowsOnTinyInstances) {
   const auto& improved = result.cells.at({"nn+2opt", 20});
   ASSERT_EQ(nn.costs.size(), 12u);
   for (size_t i = 0; i < nn.costs.size(); ++i) EXPECT_LE(improved.costs[i], nn.costs[i] + 1e-9);
+  // CPU time is measured too, in seconds: more than none, at most every core's share.
+  const double cores = std::thread::hardware_concurrency();
+  for (const auto* cell : {&nn, &improved}) {
+    EXPECT_GT(cell->cpu_seconds, 0);
+    EXPECT_LE(cell->cpu_seconds, cell->seconds * cores + 1e-3);
+  }
   PeakMemory probe;
   probe.reset();
   if (!std::isnan(probe.mib())) {  // measured where Linux can, for every solving row
@@ -117,11 +124,14 @@ TEST(Bench, ClassicalRowsOnTinyInstances) {
   std::ifstream md(dir / "tiny.md");
   const std::string text((std::istreambuf_iterator<char>(md)), std::istreambuf_iterator<char>());
   EXPECT_NE(text.find("Seconds per instance:"), std::string::npos) << text;
+  EXPECT_NE(text.find("CPU seconds per instance ("), std::string::npos) << text;
   EXPECT_NE(text.find("Memory while solving (MiB"), std::string::npos) << text;
   std::ifstream csv(dir / "tiny.csv");
   std::string header;
   std::getline(csv, header);
-  EXPECT_NE(header.find(",solving_peak_mib,"), std::string::npos) << header;
+  EXPECT_NE(header.find(",seconds_per_instance,cpu_seconds_per_instance,solving_peak_mib,"),
+            std::string::npos)
+      << header;
 }
 
 // Rows for each scale and bias; row names with commas stay one CSV field.

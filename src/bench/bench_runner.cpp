@@ -15,6 +15,7 @@
 #include "src/agent/strategies.h"
 #include "src/problem/registry.h"
 #include "src/util/atomic_path.h"
+#include "src/util/cpu_time.h"
 #include "src/util/csv.h"
 #include "src/util/parse.h"
 #include "src/util/peak_memory.h"
@@ -168,9 +169,9 @@ BenchResult run_bench(const BenchConfig& c, uint64_t seed_offset,
     }
   }
 
-  // What solving took: seconds and the MiB it made resident at its peak.
+  // What solving took: wall and CPU seconds and the MiB it made resident at its peak.
   struct Cost {
-    double seconds = 0, peak_mib = 0;
+    double seconds = 0, cpu_seconds = 0, peak_mib = 0;
   };
   const auto record_costs = [&](const std::string& row, int64_t n, const torch::Tensor& costs,
                                 Cost took) {
@@ -179,6 +180,7 @@ BenchResult run_bench(const BenchConfig& c, uint64_t seed_offset,
     cell.costs.insert(cell.costs.end(), costs.data_ptr<double>(),
                       costs.data_ptr<double>() + costs.numel());
     cell.seconds += took.seconds;
+    cell.cpu_seconds += took.cpu_seconds;
     cell.peak_mib = std::fmax(cell.peak_mib, took.peak_mib);  // NaN: not measured
     on_progress(costs.numel());
   };
@@ -190,10 +192,11 @@ BenchResult run_bench(const BenchConfig& c, uint64_t seed_offset,
   const auto measured = [&peak](const std::function<torch::Tensor()>& f) {
     peak.reset();
     const auto start = std::chrono::steady_clock::now();
+    const double cpu_start = process_cpu_seconds();
     auto out = f();
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    return std::make_pair(out, Cost{seconds, peak.mib()});
+    return std::make_pair(out, Cost{seconds, process_cpu_seconds() - cpu_start, peak.mib()});
   };
 
   for (const auto n : c.sizes) {
@@ -220,7 +223,8 @@ BenchResult run_bench(const BenchConfig& c, uint64_t seed_offset,
                   auto [improved, more] =
                       measured([&] { return problem->improve(improvement, instances, decoded); });
                   record(row_name(k, s, b, d, improvement), n, instances, improved,
-                         {took.seconds + more.seconds, std::fmax(took.peak_mib, more.peak_mib)});
+                         {took.seconds + more.seconds, took.cpu_seconds + more.cpu_seconds,
+                          std::fmax(took.peak_mib, more.peak_mib)});
                 }
               }
             }
@@ -262,8 +266,8 @@ void write_bench_tables(const BenchConfig& c, const BenchResult& r, const std::s
     md << '\n';
   };
   table_header();
-  csv << "policy,n,mean,std,gap_percent,seconds_per_instance,solving_peak_mib,repetitions,"
-         "instances\n";
+  csv << "policy,n,mean,std,gap_percent,seconds_per_instance,cpu_seconds_per_instance,"
+         "solving_peak_mib,repetitions,instances\n";
   // Best solving row per block and size (a bound is not a solution).
   std::map<std::pair<std::string, int64_t>, std::pair<double, std::string>> best;
   const auto block_of = [&](const std::string& row) {
@@ -288,9 +292,10 @@ void write_bench_tables(const BenchConfig& c, const BenchResult& r, const std::s
         md << text;
       }
       md << " |";
-      const double per_instance = cell.seconds / static_cast<double>(cell.costs.size());
+      const double instances = static_cast<double>(cell.costs.size());
       csv << csv_field(row) << ',' << n << ',' << objective.shown(mean) << ',' << spread << ','
-          << (std::isnan(gap) ? std::string() : std::to_string(gap)) << ',' << per_instance << ','
+          << (std::isnan(gap) ? std::string() : std::to_string(gap)) << ','
+          << cell.seconds / instances << ',' << cell.cpu_seconds / instances << ','
           << (std::isnan(cell.peak_mib) ? std::string() : std::to_string(cell.peak_mib)) << ','
           << cell.repetition_means.size() << ',' << cell.costs.size() << '\n';
       const bool bound = std::find(r.bounds.begin(), r.bounds.end(), row) != r.bounds.end();
@@ -317,6 +322,12 @@ void write_bench_tables(const BenchConfig& c, const BenchResult& r, const std::s
   cell_table("Seconds per instance", [&](const BenchCell& cell) {
     return formatted("%.4f", cell.seconds / static_cast<double>(cell.costs.size()));
   });
+  cell_table(
+      "CPU seconds per instance (the process's, all threads: other work on the machine "
+      "changes them much less than the wall seconds above)",
+      [&](const BenchCell& cell) {
+        return formatted("%.4f", cell.cpu_seconds / static_cast<double>(cell.costs.size()));
+      });
   cell_table(
       "Memory while solving (MiB made resident at the peak, beyond what the process held "
       "before: model and instances excluded; each cell starts from a heap returned to the "

@@ -15,7 +15,8 @@ namespace eie {
 struct BenchCell {
   std::vector<double> repetition_means;  // mean cost of each repetition
   std::vector<double> costs;             // every instance's cost, all repetitions
-  double seconds = 0;                    // total solving time
+  double seconds = 0;                    // total solving time (wall clock)
+  double cpu_seconds = 0;                // the process's CPU time while solving
   double peak_mib = NAN;                 // most memory solving made resident (PeakMemory)
 };
 

@@ -1,6 +1,5 @@
 #include "src/train/trainer.h"
 
-#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -23,6 +22,7 @@
 #include "src/train/rollout_baseline.h"
 #include "src/train/training_curve.h"
 #include "src/util/atomic_path.h"
+#include "src/util/cpu_time.h"
 #include "src/util/gnuplot.h"
 #include "src/util/progress.h"
 
@@ -33,14 +33,6 @@ namespace {
 constexpr const char* kLogHeader =
     "epoch,mean_train_cost,val_greedy_cost,baseline_replaced,p_value,lr,seconds,seconds_per_step,"
     "cpu_seconds";
-
-// User plus system CPU time of this process so far, in seconds.
-double process_cpu_seconds() {
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
-  const auto seconds = [](const timeval& t) { return t.tv_sec + t.tv_usec * 1e-6; };
-  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
-}
 
 // Mutable training state that a checkpoint carries besides the networks.
 struct Progression {
