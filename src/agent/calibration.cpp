@@ -279,10 +279,10 @@ std::string window_text(const AttentionConfig& c) {
   const auto& p = c.window_parts;
   return "window " + std::to_string(c.window) + "@" +
          names_of_enabled({{p.encoder, "encoder"},
-                    {p.glimpse, "glimpse"},
-                    {p.pointer, "pointer"},
-                    {p.view, "view"},
-                    {p.tiles, "tiles"}});
+                           {p.glimpse, "glimpse"},
+                           {p.pointer, "pointer"},
+                           {p.view, "view"},
+                           {p.tiles, "tiles"}});
 }
 
 // What entropy biases depend on besides the model: the scales, the window, and where
