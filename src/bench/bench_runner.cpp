@@ -292,10 +292,9 @@ void write_bench_tables(const BenchConfig& c, const BenchResult& r, const std::s
         md << text;
       }
       md << " |";
-      const double instances = static_cast<double>(cell.costs.size());
       csv << csv_field(row) << ',' << n << ',' << objective.shown(mean) << ',' << spread << ','
           << (std::isnan(gap) ? std::string() : std::to_string(gap)) << ','
-          << cell.seconds / instances << ',' << cell.cpu_seconds / instances << ','
+          << cell.per_instance(cell.seconds) << ',' << cell.per_instance(cell.cpu_seconds) << ','
           << (std::isnan(cell.peak_mib) ? std::string() : std::to_string(cell.peak_mib)) << ','
           << cell.repetition_means.size() << ',' << cell.costs.size() << '\n';
       const bool bound = std::find(r.bounds.begin(), r.bounds.end(), row) != r.bounds.end();
@@ -320,13 +319,13 @@ void write_bench_tables(const BenchConfig& c, const BenchResult& r, const std::s
     return std::string(text);
   };
   cell_table("Seconds per instance", [&](const BenchCell& cell) {
-    return formatted("%.4f", cell.seconds / static_cast<double>(cell.costs.size()));
+    return formatted("%.4f", cell.per_instance(cell.seconds));
   });
   cell_table(
       "CPU seconds per instance (the process's, all threads: other work on the machine "
       "changes them much less than the wall seconds above)",
       [&](const BenchCell& cell) {
-        return formatted("%.4f", cell.cpu_seconds / static_cast<double>(cell.costs.size()));
+        return formatted("%.4f", cell.per_instance(cell.cpu_seconds));
       });
   cell_table(
       "Memory while solving (MiB made resident at the peak, beyond what the process held "

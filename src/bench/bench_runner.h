@@ -18,6 +18,10 @@ struct BenchCell {
   double seconds = 0;                    // total solving time (wall clock)
   double cpu_seconds = 0;                // the process's CPU time while solving
   double peak_mib = NAN;                 // most memory solving made resident (PeakMemory)
+  // A total over the cell (seconds, CPU seconds) per instance solved.
+  [[nodiscard]] double per_instance(double total) const {
+    return total / static_cast<double>(costs.size());
+  }
 };
 
 struct BenchResult {
