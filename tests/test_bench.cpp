@@ -142,12 +142,14 @@ TEST(Bench, BiasRowsAndQuotedRowNames) {
   std::ofstream(dir / "b.toml") << "name = \"b\"\nsizes = [12]\ninstances = 3\nmodels = [\""
                                 << (dir / "m.h5").string()
                                 << "\"]\nscales = [\"sqrt\", \"infoscale\"]\n"
-                                   "bias = [\"none\", \"logn:2@glimpse,pointer\"]\n";
+                                   "bias = [\"none\", \"\", \"logn:2@glimpse,pointer\"]\n";
   const auto config = read_bench_config(dir / "b.toml");
   const auto result = run_bench(config, 0, [](int64_t) {});
   EXPECT_EQ(result.rows, (std::vector<std::string>{
-                             "sqrt, bias none", "sqrt, bias logn 2 (glimpse,pointer)",
-                             "infoscale, bias none", "infoscale, bias logn 2 (glimpse,pointer)"}));
+                             "sqrt, bias none", "sqrt, bias as trained",
+                             "sqrt, bias logn 2 (glimpse,pointer)", "infoscale, bias none",
+                             "infoscale, bias as trained",
+                             "infoscale, bias logn 2 (glimpse,pointer)"}));
   write_bench_tables(config, result, "eie bench b.toml", dir);
   std::ifstream csv(dir / "b.csv");
   std::string line;

@@ -249,6 +249,7 @@ TEST(DistanceBias, TrainedBetasGrowWithNAsTrainedToAndTheFileKeepsHow) {
 
 TEST(BiasPolicy, ParsesItsSpellingsAndGrowsAsNamed) {
   EXPECT_TRUE(parse_bias_spec("").as_trained());
+  EXPECT_EQ(bias_label(parse_bias_spec("")), "bias as trained");
   EXPECT_EQ(parse_bias_spec("none").name, "none");
   const auto logn = parse_bias_spec("logn:2.5");
   EXPECT_EQ(logn.name, "logn");

@@ -75,7 +75,7 @@ std::string checked_bias_growth(const std::string& name, const std::string& what
 }
 
 std::string bias_label(const BiasSpec& spec) {
-  if (spec.as_trained()) return "";
+  if (spec.as_trained()) return "bias as trained";
   const auto& p = spec.parts;
   const auto parts =
       names_of_enabled({{p.encoder, "encoder"}, {p.glimpse, "glimpse"}, {p.pointer, "pointer"}});

@@ -44,7 +44,7 @@ struct BiasSpec {
 // `name` when it is one of those three; std::invalid_argument naming `what` otherwise.
 [[nodiscard]] std::string checked_bias_growth(const std::string& name, const std::string& what);
 
-// A table row's name for it: "" as trained, "bias logn 40", "bias entropy".
+// A table row's name for it: "bias as trained", "bias logn 40", "bias entropy".
 [[nodiscard]] std::string bias_label(const BiasSpec& spec);
 
 }  // namespace eie

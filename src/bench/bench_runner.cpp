@@ -146,7 +146,8 @@ BenchResult run_bench(const BenchConfig& c, uint64_t seed_offset,
   const auto row_name = [&](size_t k, size_t s, size_t b, size_t d,
                             const std::string& improvement) {
     std::string name = blocks[k] + attention_label(parse_attention_spec(c.scales[s]));
-    if (!biases[b].as_trained()) name += ", " + bias_label(biases[b]);
+    // Tables without a bias key keep their rows' names: the scale alone.
+    if (biases.size() > 1 || !biases[b].as_trained()) name += ", " + bias_label(biases[b]);
     if (c.decodes.size() > 1) name += " (" + c.decodes[d] + ")";
     if (!improvement.empty()) name += " + " + improvement;
     return name;
