@@ -145,11 +145,11 @@ TEST(Bench, BiasRowsAndQuotedRowNames) {
                                    "bias = [\"none\", \"\", \"logn:2@glimpse,pointer\"]\n";
   const auto config = read_bench_config(dir / "b.toml");
   const auto result = run_bench(config, 0, [](int64_t) {});
-  EXPECT_EQ(result.rows, (std::vector<std::string>{
-                             "sqrt, bias none", "sqrt, bias as trained",
-                             "sqrt, bias logn 2 (glimpse,pointer)", "infoscale, bias none",
-                             "infoscale, bias as trained",
-                             "infoscale, bias logn 2 (glimpse,pointer)"}));
+  EXPECT_EQ(result.rows,
+            (std::vector<std::string>{"sqrt, bias none", "sqrt, bias as trained",
+                                      "sqrt, bias logn 2 (glimpse,pointer)", "infoscale, bias none",
+                                      "infoscale, bias as trained",
+                                      "infoscale, bias logn 2 (glimpse,pointer)"}));
   write_bench_tables(config, result, "eie bench b.toml", dir);
   std::ifstream csv(dir / "b.csv");
   std::string line;
