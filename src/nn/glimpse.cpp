@@ -5,16 +5,56 @@
 #include <vector>
 
 #include "src/nn/entropy_probe.h"
+#include "src/nn/head_kernels.h"
 
 namespace eie::nn {
 
 namespace {
-// From this many nodes on, batched products beat broadcast-multiply-and-sum:
-// the keys no longer fit in cache and the product reads them once without a
-// temporary (measured: slower at n = 100, faster at n = 1600).
+// From this many nodes on, batched products beat broadcast-multiply-and-sum where
+// gradients are recorded: the keys no longer fit in cache and the product reads them
+// once without a temporary (measured: slower at n = 100, faster at n = 1600).
 constexpr int64_t kBatchedProductNodes = 512;
 // Most attention scores glimpse_steps() holds at once (256 MB of float32).
 constexpr int64_t kMaxStepScores = int64_t{1} << 26;
+
+// Without gradients, on the CPU, the glimpse runs on head_kernels.h.
+bool kernels_apply(const torch::Tensor& t) {
+  return !torch::GradMode::is_enabled() && t.device().is_cpu() &&
+         (t.scalar_type() == torch::kFloat || t.scalar_type() == torch::kDouble);
+}
+
+// scale * q.k for queries q [B, M, d]: [B, M, n].
+torch::Tensor head_scores(const GlimpseMemory& memory, const torch::Tensor& q) {
+  const int64_t B = q.size(0), M = q.size(1), d = q.size(2), n = memory.keys.size(3);
+  if (kernels_apply(q)) {
+    const auto keys = memory.keys.contiguous(), queries = q.contiguous();
+    auto out = torch::empty({B, M, n}, q.options());
+    AT_DISPATCH_FLOATING_TYPES(q.scalar_type(), "glimpse scores", [&] {
+      query_key_products(keys.data_ptr<scalar_t>(), queries.data_ptr<scalar_t>(), B * M, d, n,
+                         out.data_ptr<scalar_t>());
+    });
+    return out;
+  }
+  if (n < kBatchedProductNodes) return (memory.keys * q.unsqueeze(-1)).sum(2);
+  return torch::bmm(q.reshape({B * M, 1, d}), memory.keys.view({B * M, d, n})).view({B, M, n});
+}
+
+// The values weighted by attention rows [B, M, n]: [B, M * d].
+torch::Tensor head_mix(const GlimpseMemory& memory, const torch::Tensor& rows) {
+  const int64_t B = rows.size(0), M = rows.size(1), n = rows.size(2), d = memory.values.size(2);
+  if (kernels_apply(rows)) {
+    const auto values = memory.values.contiguous(), weights = rows.contiguous();
+    auto out = torch::empty({B, M * d}, rows.options());
+    AT_DISPATCH_FLOATING_TYPES(rows.scalar_type(), "glimpse mix", [&] {
+      weighted_value_sums(values.data_ptr<scalar_t>(), weights.data_ptr<scalar_t>(), B * M, d, n,
+                          out.data_ptr<scalar_t>());
+    });
+    return out;
+  }
+  if (n < kBatchedProductNodes) return (memory.values * rows.unsqueeze(2)).sum(-1).view({B, M * d});
+  return torch::bmm(memory.values.view({B * M, d, n}), rows.reshape({B * M, n, 1}))
+      .view({B, M * d});
+}
 }  // namespace
 
 GlimpseMemory glimpse_memory(const torch::Tensor& keys, const torch::Tensor& values,
@@ -28,25 +68,12 @@ torch::Tensor glimpse(const GlimpseMemory& memory, const torch::Tensor& query,
                       const torch::Tensor& masked, double scale, EntropyProbe* probe,
                       const ScoreBias& bias) {
   const int64_t B = memory.keys.size(0), M = memory.keys.size(1), d = memory.keys.size(2);
-  const int64_t n = memory.keys.size(3);
-  const float minus_inf = -std::numeric_limits<float>::infinity();
-  if (n < kBatchedProductNodes) {
-    const auto q = query.view({B, M, d, 1}) * scale;
-    auto scores = (memory.keys * q).sum(2);  // [B, M, n]
-    if (bias.applies()) scores = scores - bias.offsets();
-    scores = scores.masked_fill(masked.unsqueeze(1), minus_inf);
-    const auto weights = torch::softmax(scores, -1).unsqueeze(2);  // [B, M, 1, n]
-    if (probe) probe->add(weights.squeeze(2).transpose(0, 1));
-    return (memory.values * weights).sum(-1).view({B, M * d});
-  }
-  const auto q = query.view({B * M, 1, d}) * scale;
-  auto scores = torch::bmm(q, memory.keys.view({B * M, d, n})).view({B, M, n});
+  auto scores = head_scores(memory, query.view({B, M, d}) * scale);  // [B, M, n]
   if (bias.applies()) scores = scores - bias.offsets();
-  scores = scores.masked_fill(masked.unsqueeze(1), minus_inf);
+  scores = scores.masked_fill(masked.unsqueeze(1), -std::numeric_limits<float>::infinity());
   const auto rows = torch::softmax(scores, -1);  // [B, M, n]
   if (probe) probe->add(rows.transpose(0, 1));
-  const auto weights = rows.view({B * M, n, 1});
-  return torch::bmm(memory.values.view({B * M, d, n}), weights).view({B, M * d});
+  return head_mix(memory, rows);
 }
 
 torch::Tensor glimpse_steps(const GlimpseMemory& memory, const torch::Tensor& queries,
