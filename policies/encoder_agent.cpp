@@ -145,6 +145,11 @@ StartedInstances with_starts(const Instances& instances, const torch::Tensor& st
     throw std::invalid_argument("multi-start: expected one row of first actions per instance");
   }
   const int64_t K = starts.size(1);
+  const auto unforced = starts == Agent::kUnforced;
+  if (unforced.all().item<bool>()) return {instances.repeat_each(K), {}, K};
+  if (unforced.any().item<bool>()) {
+    throw std::invalid_argument("multi-start: unforced starts must be all of the batch or none");
+  }
   return {instances.repeat_each(K), starts.reshape({-1, 1}), K};
 }
 

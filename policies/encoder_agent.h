@@ -26,8 +26,8 @@ namespace eie::policy {
     const std::function<torch::Tensor(const torch::Tensor& actions)>& score, int64_t forced_steps);
 
 // Multi-start: `instances` with each row repeated once per start (K = starts.size(1)),
-// and the starts as the forced first actions [B K, 1]; the instances unchanged and
-// an undefined tensor without starts.
+// and the starts as the forced first actions [B K, 1] (undefined when every start is
+// Agent::kUnforced); the instances unchanged and an undefined tensor without starts.
 struct StartedInstances {
   Instances instances;  // [B K] rows
   torch::Tensor forced;  // [B K, 1] or undefined

@@ -44,8 +44,8 @@ TEST(Decoding, SamplingFollowsThePolicysProbabilities) {
   torch::NoGradGuard no_grad;
   auto gen = at::make_generator<at::CPUGeneratorImpl>(2);
   const int64_t draws = 20000;
-  const auto t =
-      agent->rollout(problem->generate(1, 5, gen).repeat_each(draws), Selection::sample, gen);
+  // Copies of one instance share its encoding (sample:K), the first step included.
+  const auto t = agent->rollout_copies(problem->generate(1, 5, gen), Selection::sample, gen, draws);
   // First city: its frequency matches the probability the policy gave it (4 s.e.).
   const auto first = t.actions.select(1, 0), p = t.step_log_probs.select(1, 0).exp();
   ASSERT_GT((p.max() - p.min()).item<double>(), 0.05);  // far from uniform: a test with teeth
@@ -55,6 +55,28 @@ TEST(Decoding, SamplingFollowsThePolicysProbabilities) {
     if (freq == 0) continue;
     const double prob = p.masked_select(chosen)[0].item<double>();
     EXPECT_NEAR(freq, prob, 4 * std::sqrt(prob * (1 - prob) / draws) + 1e-9) << city;
+  }
+}
+
+// Sampled copies decoded from one encoding per instance carry the probabilities the
+// network gives their actions when each copy is an instance of its own.
+TEST(Decoding, SampledCopiesFollowThePolicyOfEachCopy) {
+  for (const std::string name : {"tsp", "cvrp", "bpp3d"}) {
+    auto gen = at::make_generator<at::CPUGeneratorImpl>(12);
+    const auto problem = make_problem(name);
+    auto agent = make_agent(problem, NetworkOptions{}, 10);
+    agent->network().eval();
+    const int64_t K = 5;
+    const auto instances = problem->generate(4, 10, gen);
+    torch::NoGradGuard no_grad;
+    const auto t = agent->rollout_copies(instances, Selection::sample, gen, K);
+    ASSERT_EQ(t.actions.size(0), 4 * K) << name;
+    const auto replayed = agent->replay(instances.repeat_each(K), t.actions);
+    EXPECT_TRUE(torch::allclose(replayed.step_log_probs, t.step_log_probs, 1e-5, 1e-5)) << name;
+    EXPECT_TRUE(torch::allclose(replayed.cost, t.cost)) << name;
+    // Sampling, not K greedy copies: some instance's copies differ.
+    const auto rows = t.actions.view({4, K, -1});
+    EXPECT_FALSE(torch::equal(rows, rows.select(1, 0).unsqueeze(1).expand_as(rows))) << name;
   }
 }
 

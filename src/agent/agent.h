@@ -56,11 +56,23 @@ class Agent {
   // With `starts` [B, K] (Problem::start_actions), each instance is decoded K times,
   // once from each forced first action (multi-start), into K * B rows, the K rows of
   // an instance together; the encoder runs once per instance.
+  // A start of kUnforced (every start of the batch) leaves the first action to the
+  // policy: rollout_copies().
   [[nodiscard]] Trajectory rollout(const Instances& instances, Selection selection,
                                    std::optional<torch::Generator> generator,
                                    const torch::Tensor& starts = {},
                                    Mode mode = Mode::inference) {
     return run(instances, selection, std::move(generator), {}, starts, mode);
+  }
+  static constexpr int64_t kUnforced = -1;
+  // Each instance decoded `copies` times, every action the policy's (sample:K): K B
+  // rows laid out as with starts, the encoder run once per instance where the policy
+  // allows it.
+  [[nodiscard]] Trajectory rollout_copies(const Instances& instances, Selection selection,
+                                          std::optional<torch::Generator> generator,
+                                          int64_t copies) {
+    return rollout(instances, selection, std::move(generator),
+                   torch::full({instances.count(), copies}, kUnforced, torch::kLong));
   }
   // The policy's log-likelihood of known solutions `actions` [B, T] (teacher forcing).
   [[nodiscard]] Trajectory replay(const Instances& instances, const torch::Tensor& actions,

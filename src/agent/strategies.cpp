@@ -84,7 +84,7 @@ Solutions solve_plain(Agent& agent, const Instances& chunk, const Decoding& deco
       return {t.actions, t.cost};
     }
     case Decoding::Kind::sample: {
-      const auto t = agent.rollout(chunk.repeat_each(decoding.samples), Selection::sample, generator);
+      const auto t = agent.rollout_copies(chunk, Selection::sample, generator, decoding.samples);
       return best_in_groups({t.actions, t.cost}, decoding.samples);
     }
     case Decoding::Kind::multistart: {
