@@ -35,9 +35,8 @@ torch::nn::Conv2d conv(int64_t in) {
 // gradient, and the choice among them was near uniform.
 torch::Tensor masked_log_softmax(const torch::Tensor& learned, const torch::Tensor& preference,
                                  const torch::Tensor& feasible, double clip) {
-  const auto logits = torch::tanh(learned) * clip + preference;
   return torch::log_softmax(
-      logits.masked_fill(feasible.logical_not(), -std::numeric_limits<float>::infinity()), -1);
+      nn::masked_scores(torch::tanh(learned) * clip + preference, feasible.logical_not()), -1);
 }
 
 // Per-step tensors [B, K, ...] stacked into [B, T, K', ...], each padded with `pad`

@@ -179,8 +179,7 @@ class AttentionDecoder final : public StepPolicy {
     auto logits =
         torch::tanh(scores / std::sqrt(static_cast<double>(o.encoder.embed_dim))) * o.tanh_clip;
     if (pointer_beta_.defined() && distance.defined()) logits = logits - pointer_beta_ * distance;
-    return torch::log_softmax(logits.masked_fill(masked, -std::numeric_limits<float>::infinity()),
-                              -1);
+    return torch::log_softmax(nn::masked_scores(logits, masked), -1);
   }
 
   // `feasible` restricted to the window's nearest feasible nodes of the current

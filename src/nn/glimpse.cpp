@@ -70,7 +70,7 @@ torch::Tensor glimpse(const GlimpseMemory& memory, const torch::Tensor& query,
   const int64_t B = memory.keys.size(0), M = memory.keys.size(1), d = memory.keys.size(2);
   auto scores = head_scores(memory, query.view({B, M, d}) * scale);  // [B, M, n]
   if (bias.applies()) scores = scores - bias.offsets();
-  scores = scores.masked_fill(masked.unsqueeze(1), -std::numeric_limits<float>::infinity());
+  scores = masked_scores(scores, masked.unsqueeze(1));
   const auto rows = torch::softmax(scores, -1);  // [B, M, n]
   if (probe) probe->add(rows.transpose(0, 1));
   return head_mix(memory, rows);
@@ -98,10 +98,17 @@ torch::Tensor glimpse_steps(const GlimpseMemory& memory, const torch::Tensor& qu
   auto scores = torch::matmul(q, memory.keys);  // [B, M, T, n]
   if (bias.applies()) scores = scores - bias.offsets();
   // In place: the product's backward needs its inputs, not its output.
-  scores.masked_fill_(masked.unsqueeze(1), -std::numeric_limits<float>::infinity());
+  scores = masked_scores(scores, masked.unsqueeze(1));
   const auto weights = torch::softmax(scores, -1);
   const auto heads = torch::matmul(weights, memory.values.transpose(-1, -2));  // [B, M, T, d]
   return heads.permute({0, 2, 1, 3}).reshape({B, T, M * d});
+}
+
+torch::Tensor masked_scores(torch::Tensor scores, const torch::Tensor& masked) {
+  const float minus_inf = -std::numeric_limits<float>::infinity();
+  if (!scores.requires_grad()) return scores.masked_fill_(masked, minus_inf);
+  return scores.add_(
+      torch::zeros(masked.sizes(), scores.options()).masked_fill_(masked, minus_inf));
 }
 
 torch::Tensor pointer_scores(const torch::Tensor& keys, const torch::Tensor& query) {
