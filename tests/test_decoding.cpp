@@ -58,8 +58,9 @@ TEST(Decoding, SamplingFollowsThePolicysProbabilities) {
   }
 }
 
-// Sampled copies decoded from one encoding per instance carry the probabilities the
-// network gives their actions when each copy is an instance of its own.
+// Sampled copies (sample:K; the attention model decodes them from one encoding per
+// instance) carry the probabilities the network gives their actions when each copy is
+// an instance of its own.
 TEST(Decoding, SampledCopiesFollowThePolicyOfEachCopy) {
   for (const std::string name : {"tsp", "cvrp", "bpp3d"}) {
     auto gen = at::make_generator<at::CPUGeneratorImpl>(12);

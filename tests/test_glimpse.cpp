@@ -3,7 +3,12 @@
 #include <gtest/gtest.h>
 #include <torch/torch.h>
 
+#include <functional>
+#include <limits>
+#include <utility>
+
 #include "src/nn/glimpse.h"
+#include "src/nn/head_kernels.h"
 
 namespace eie::nn {
 namespace {
@@ -23,6 +28,51 @@ GlimpseCase random_case(int64_t B, int64_t n, int64_t M, int64_t d, torch::Dtype
       glimpse_memory(torch::randn({B, n, M * d}, options), torch::randn({B, n, M * d}, options), M),
       torch::randn({B, M * d}, options), masked,
       ScoreBias{torch::rand({M}, options) * 5, torch::rand({B, n}, options)}};
+}
+
+// The kernels themselves against einsum (the test below cannot tell whether they ran).
+TEST(Glimpse, KernelsAreTheProductsTheyName) {
+  torch::manual_seed(5);
+  const int64_t G = 6, d = 5;
+  for (const int64_t n : {1, 8, 19}) {
+    const auto keys = torch::randn({G, d, n}, torch::kDouble);
+    const auto query = torch::randn({G, d}, torch::kDouble);
+    const auto weights = torch::rand({G, n}, torch::kDouble);
+    auto products = torch::empty({G, n}, torch::kDouble),
+         sums = torch::empty({G, d}, torch::kDouble);
+    query_key_products(keys.data_ptr<double>(), query.data_ptr<double>(), G, d, n,
+                       products.data_ptr<double>());
+    weighted_value_sums(keys.data_ptr<double>(), weights.data_ptr<double>(), G, d, n,
+                        sums.data_ptr<double>());
+    EXPECT_TRUE(
+        torch::allclose(products, torch::einsum("gc,gcj->gj", {query, keys}), 1e-12, 1e-12));
+    EXPECT_TRUE(torch::allclose(sums, torch::einsum("gcj,gj->gc", {keys, weights}), 1e-12, 1e-12));
+  }
+}
+
+// Added where gradients are recorded, filled in otherwise: the same scores and the same
+// gradients as masked_fill.
+TEST(Glimpse, MaskedScoresAreMaskedFillWithItsGradients) {
+  torch::manual_seed(6);
+  const auto raw = torch::randn({3, 2, 7}, torch::kDouble);
+  auto masked = torch::rand({3, 1, 7}) < 0.4;
+  masked.select(2, 0).fill_(false);
+  const auto upstream = torch::randn({3, 2, 7}, torch::kDouble);
+  const auto gradient_of = [&](const std::function<torch::Tensor(const torch::Tensor&)>& mask) {
+    const auto x = raw.clone().requires_grad_(true);
+    const auto out = torch::softmax(mask(x * 2), -1);
+    (out * upstream).sum().backward();
+    return std::make_pair(out.detach(), x.grad());
+  };
+  const double minus_inf = -std::numeric_limits<double>::infinity();
+  const auto [filled, filled_grad] =
+      gradient_of([&](const torch::Tensor& s) { return s.masked_fill(masked, minus_inf); });
+  const auto [added, added_grad] =
+      gradient_of([&](const torch::Tensor& s) { return masked_scores(s, masked); });
+  EXPECT_TRUE(torch::allclose(added, filled, 1e-12, 1e-12));
+  EXPECT_TRUE(torch::allclose(added_grad, filled_grad, 1e-12, 1e-12));
+  const torch::NoGradGuard no_grad;
+  EXPECT_TRUE(torch::equal(masked_scores(raw.clone(), masked), raw.masked_fill(masked, minus_inf)));
 }
 
 TEST(Glimpse, KernelsWithoutGradientsMatchTheOpsThatRecordThem) {

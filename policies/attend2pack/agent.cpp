@@ -24,8 +24,8 @@ Trajectory Attend2PackAgent::run(const Instances& instances, Selection selection
                                  Mode mode) {
   std::optional<torch::NoGradGuard> no_grad;
   if (mode == Mode::inference) no_grad.emplace();
-  // Multi-start packings encode every start's copy: the boxes' embeddings follow the
-  // packing state, so there is no encoding to share.
+  // Multi-start and sample:K packings encode every copy: the boxes' embeddings follow
+  // the packing state, so there is no encoding to share.
   const auto started = with_starts(instances, starts);
   const auto& forced = starts.defined() ? started.forced : replayed;
   const auto env = problem_->environment(started.instances);

@@ -23,7 +23,7 @@ torch::nn::Linear linear(int64_t in, int64_t out, bool bias) {
 // step is computed once: the glimpse and pointer keys and values, and each
 // node's contribution to the step context (project_step_context is linear, so
 // projecting all nodes once turns the per-step matmul into a gather).
-// With `group` K > 1 (multi-start), `env` holds K rows per encoded instance, the
+// With `group` K > 1 (multi-start, sample:K), `env` holds K rows per encoded instance, the
 // K rows of an instance together: their K queries attend to the instance's keys at
 // once, so nothing of the encoded batch is repeated K times.
 class AttentionDecoder final : public StepPolicy {

@@ -34,7 +34,8 @@ class AttentionModelImpl : public torch::nn::Module {
   // Encodes and returns the per-step policy bound to `env` (which must outlive it).
   std::unique_ptr<StepPolicy> start(const RoutingEnvironment& env, const AttentionPlan& plan);
   // The same from embeddings already computed (encode()); with `group` K, `env`
-  // holds K rows per row of `embeddings`, an instance's rows together (multi-start).
+  // holds K rows per row of `embeddings`, an instance's rows together (multi-start,
+  // sample:K).
   std::unique_ptr<StepPolicy> start(const RoutingEnvironment& env, const torch::Tensor& embeddings,
                                     const AttentionPlan& plan, int64_t group = 1);
   // Log-probabilities [B, T] of given solutions from `embeddings`, every step at

@@ -64,6 +64,7 @@ class Agent {
                                    Mode mode = Mode::inference) {
     return run(instances, selection, std::move(generator), {}, starts, mode);
   }
+  // A start that forces nothing (all of a batch's starts or none).
   static constexpr int64_t kUnforced = -1;
   // Each instance decoded `copies` times, every action the policy's (sample:K): K B
   // rows laid out as with starts, the encoder run once per instance where the policy

@@ -10,23 +10,26 @@
 namespace eie::nn {
 
 namespace {
-// From this many nodes on, batched products beat broadcast-multiply-and-sum where
-// gradients are recorded: the keys no longer fit in cache and the product reads them
-// once without a temporary (measured: slower at n = 100, faster at n = 1600).
+// Where the kernels do not apply (gradients recorded, CUDA, other types): from this
+// many nodes on, batched products beat broadcast-multiply-and-sum: the keys no longer
+// fit in cache and the product reads them once without a temporary (measured: slower
+// at n = 100, faster at n = 1600).
 constexpr int64_t kBatchedProductNodes = 512;
 // Most attention scores glimpse_steps() holds at once (256 MB of float32).
 constexpr int64_t kMaxStepScores = int64_t{1} << 26;
 
-// Without gradients, on the CPU, the glimpse runs on head_kernels.h.
-bool kernels_apply(const torch::Tensor& t) {
+// Without gradients, on the CPU, the glimpse runs on head_kernels.h (`t` and `memory`
+// of one floating type).
+bool kernels_apply(const torch::Tensor& t, const torch::Tensor& memory) {
   return !torch::GradMode::is_enabled() && t.device().is_cpu() &&
-         (t.scalar_type() == torch::kFloat || t.scalar_type() == torch::kDouble);
+         (t.scalar_type() == torch::kFloat || t.scalar_type() == torch::kDouble) &&
+         memory.scalar_type() == t.scalar_type();
 }
 
 // scale * q.k for queries q [B, M, d]: [B, M, n].
 torch::Tensor head_scores(const GlimpseMemory& memory, const torch::Tensor& q) {
   const int64_t B = q.size(0), M = q.size(1), d = q.size(2), n = memory.keys.size(3);
-  if (kernels_apply(q)) {
+  if (kernels_apply(q, memory.keys)) {
     const auto keys = memory.keys.contiguous(), queries = q.contiguous();
     auto out = torch::empty({B, M, n}, q.options());
     AT_DISPATCH_FLOATING_TYPES(q.scalar_type(), "glimpse scores", [&] {
@@ -42,7 +45,7 @@ torch::Tensor head_scores(const GlimpseMemory& memory, const torch::Tensor& q) {
 // The values weighted by attention rows [B, M, n]: [B, M * d].
 torch::Tensor head_mix(const GlimpseMemory& memory, const torch::Tensor& rows) {
   const int64_t B = rows.size(0), M = rows.size(1), n = rows.size(2), d = memory.values.size(2);
-  if (kernels_apply(rows)) {
+  if (kernels_apply(rows, memory.values)) {
     const auto values = memory.values.contiguous(), weights = rows.contiguous();
     auto out = torch::empty({B, M * d}, rows.options());
     AT_DISPATCH_FLOATING_TYPES(rows.scalar_type(), "glimpse mix", [&] {

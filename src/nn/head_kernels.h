@@ -1,9 +1,9 @@
 #pragma once
 
-// Pure C++ kernels behind a decode step's glimpse at inference (no LibTorch): one
-// query per group of keys, as the single-row decode of greedy and sampled solutions
-// and the rollout baseline runs it. Broadcast-multiply-and-sum wrote a [G, d, n]
-// temporary and read it again; batched products run G tiny matrix products. These
+// Pure C++ kernels behind a decode step's glimpse without gradients (no LibTorch):
+// one query per group of keys, as the one-row-per-instance decode runs it (greedy
+// solving, the rollout baseline, the rollout trainer's sampled decode). Broadcast-multiply-and-sum
+// wrote a [G, d, n] temporary and read it again; batched products run G tiny matrix products. These
 // read the keys once (results/speed.md, "Decode step kernels").
 
 #include <cstdint>
