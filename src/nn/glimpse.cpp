@@ -26,17 +26,26 @@ bool kernels_apply(const torch::Tensor& t, const torch::Tensor& memory) {
          memory.scalar_type() == t.scalar_type();
 }
 
+// A kernel of head_kernels.h over `memory` [B, M, d, n] (keys or values) and `operand`
+// of the same type, into a fresh tensor of `shape`.
+template <typename Kernel>
+torch::Tensor run_kernel(const torch::Tensor& memory, const torch::Tensor& operand,
+                         std::vector<int64_t> shape, const Kernel& kernel) {
+  const auto data = memory.contiguous(), other = operand.contiguous();
+  const int64_t G = data.size(0) * data.size(1), d = data.size(2), n = data.size(3);
+  auto out = torch::empty(shape, operand.options());
+  AT_DISPATCH_FLOATING_TYPES(operand.scalar_type(), "glimpse kernel", [&] {
+    kernel(data.data_ptr<scalar_t>(), other.data_ptr<scalar_t>(), G, d, n,
+           out.data_ptr<scalar_t>());
+  });
+  return out;
+}
+
 // scale * q.k for queries q [B, M, d]: [B, M, n].
 torch::Tensor head_scores(const GlimpseMemory& memory, const torch::Tensor& q) {
   const int64_t B = q.size(0), M = q.size(1), d = q.size(2), n = memory.keys.size(3);
   if (kernels_apply(q, memory.keys)) {
-    const auto keys = memory.keys.contiguous(), queries = q.contiguous();
-    auto out = torch::empty({B, M, n}, q.options());
-    AT_DISPATCH_FLOATING_TYPES(q.scalar_type(), "glimpse scores", [&] {
-      query_key_products(keys.data_ptr<scalar_t>(), queries.data_ptr<scalar_t>(), B * M, d, n,
-                         out.data_ptr<scalar_t>());
-    });
-    return out;
+    return run_kernel(memory.keys, q, {B, M, n}, [](auto... args) { query_key_products(args...); });
   }
   if (n < kBatchedProductNodes) return (memory.keys * q.unsqueeze(-1)).sum(2);
   return torch::bmm(q.reshape({B * M, 1, d}), memory.keys.view({B * M, d, n})).view({B, M, n});
@@ -46,13 +55,8 @@ torch::Tensor head_scores(const GlimpseMemory& memory, const torch::Tensor& q) {
 torch::Tensor head_mix(const GlimpseMemory& memory, const torch::Tensor& rows) {
   const int64_t B = rows.size(0), M = rows.size(1), n = rows.size(2), d = memory.values.size(2);
   if (kernels_apply(rows, memory.values)) {
-    const auto values = memory.values.contiguous(), weights = rows.contiguous();
-    auto out = torch::empty({B, M * d}, rows.options());
-    AT_DISPATCH_FLOATING_TYPES(rows.scalar_type(), "glimpse mix", [&] {
-      weighted_value_sums(values.data_ptr<scalar_t>(), weights.data_ptr<scalar_t>(), B * M, d, n,
-                          out.data_ptr<scalar_t>());
-    });
-    return out;
+    return run_kernel(memory.values, rows, {B, M * d},
+                      [](auto... args) { weighted_value_sums(args...); });
   }
   if (n < kBatchedProductNodes) return (memory.values * rows.unsqueeze(2)).sum(-1).view({B, M * d});
   return torch::bmm(memory.values.view({B * M, d, n}), rows.reshape({B * M, n, 1}))
