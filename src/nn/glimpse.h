@@ -37,8 +37,8 @@ struct GlimpseMemory {
 
 // `scores` with -inf where `masked` (broadcast to them), filled in place. Where the
 // scores record gradients the mask is added instead: the backward of an addition
-// passes the gradient on, where masked_fill's makes a masked copy of it (a tenth of
-// a multi-start training step; results/speed.md). Pass a fresh tensor.
+// passes the gradient on, where masked_fill's makes a masked copy of it (results/speed.md,
+// "Masks in training"). Pass a fresh tensor.
 [[nodiscard]] torch::Tensor masked_scores(torch::Tensor scores, const torch::Tensor& masked);
 
 // q.k of one query per instance [B, E] with every key [B, E, n]: [B, n].
