@@ -139,18 +139,16 @@ Trajectory decode_then_score(
   return t;
 }
 
-StartedInstances with_starts(const Instances& instances, const torch::Tensor& starts) {
-  if (!starts.defined()) return {instances, {}, 1};
-  if (starts.dim() != 2 || starts.size(0) != instances.count()) {
+StartedInstances with_copies(const Instances& instances, const Copies& copies) {
+  const auto& starts = copies.first_actions;
+  if (starts.defined() && (starts.dim() != 2 || starts.size(0) != instances.count() ||
+                           starts.size(1) != copies.count)) {
     throw std::invalid_argument("multi-start: expected one row of first actions per instance");
   }
-  const int64_t K = starts.size(1);
-  const auto unforced = starts == Agent::kUnforced;
-  if (unforced.all().item<bool>()) return {instances.repeat_each(K), {}, K};
-  if (unforced.any().item<bool>()) {
-    throw std::invalid_argument("multi-start: unforced starts must be all of the batch or none");
-  }
-  return {instances.repeat_each(K), starts.reshape({-1, 1}), K};
+  if (copies.count < 1) throw std::invalid_argument("copies: at least one per instance");
+  const int64_t K = copies.count;
+  return {K == 1 ? instances : instances.repeat_each(K),
+          starts.defined() ? starts.reshape({-1, 1}) : torch::Tensor{}, K};
 }
 
 }  // namespace eie::policy

@@ -25,15 +25,14 @@ namespace eie::policy {
     const std::function<Trajectory()>& decode,
     const std::function<torch::Tensor(const torch::Tensor& actions)>& score, int64_t forced_steps);
 
-// Multi-start: `instances` with each row repeated once per start (K = starts.size(1)),
-// and the starts as the forced first actions [B K, 1] (undefined when every start is
-// Agent::kUnforced); the instances unchanged and an undefined tensor without starts.
+// `instances` with each row repeated once per copy (K = copies.count), and the copies'
+// first actions as forced actions [B K, 1] (undefined when the policy chooses them).
 struct StartedInstances {
   Instances instances;  // [B K] rows
   torch::Tensor forced;  // [B K, 1] or undefined
   int64_t starts = 1;    // K
 };
-[[nodiscard]] StartedInstances with_starts(const Instances& instances, const torch::Tensor& starts);
+[[nodiscard]] StartedInstances with_copies(const Instances& instances, const Copies& copies);
 
 // Checkpoint attributes that rebuild such a network.
 [[nodiscard]] Attributes encoder_spec(const std::string& problem, const std::string& policy,

@@ -45,6 +45,14 @@ TEST(MultiStart, FirstActionsAreDistinctAndFeasible) {
     }
     EXPECT_THROW((void)problem->start_actions(instances, 0), std::invalid_argument);
     EXPECT_THROW((void)problem->start_actions(instances, n + 1), std::invalid_argument);
+    // Starts that are not one row per instance are refused, not broadcast.
+    torch::NoGradGuard no_grad;
+    const auto starts = problem->start_actions(instances, 2);
+    for (const auto& bad : {starts.slice(0, 1), starts.reshape({-1}), starts.unsqueeze(0)}) {
+      EXPECT_THROW((void)agent->rollout(instances, Selection::greedy, std::nullopt, bad),
+                   std::invalid_argument)
+          << name;
+    }
   }
 }
 

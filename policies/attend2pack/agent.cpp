@@ -20,14 +20,14 @@ torch::Tensor Attend2PackAgent::embed(const Instances& instances) {
 
 Trajectory Attend2PackAgent::run(const Instances& instances, Selection selection,
                                  std::optional<torch::Generator> generator,
-                                 const torch::Tensor& replayed, const torch::Tensor& starts,
+                                 const torch::Tensor& replayed, const Copies& copies,
                                  Mode mode) {
   std::optional<torch::NoGradGuard> no_grad;
   if (mode == Mode::inference) no_grad.emplace();
   // Multi-start and sample:K packings encode every copy: the boxes' embeddings follow
   // the packing state, so there is no encoding to share.
-  const auto started = with_starts(instances, starts);
-  const auto& forced = starts.defined() ? started.forced : replayed;
+  const auto started = with_copies(instances, copies);
+  const auto& forced = started.forced.defined() ? started.forced : replayed;
   const auto env = problem_->environment(started.instances);
   const auto settings = plan(env->size());
   const auto embeddings = model_->encode(*env, settings.encoder);

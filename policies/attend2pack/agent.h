@@ -31,7 +31,7 @@ class Attend2PackAgent final : public Agent {
  protected:
   [[nodiscard]] Trajectory run(const Instances& instances, Selection selection,
                                 std::optional<torch::Generator> generator,
-                                const torch::Tensor& replayed, const torch::Tensor& starts,
+                                const torch::Tensor& replayed, const Copies& copies,
                                 Mode mode) override;
 
  private:

@@ -20,13 +20,13 @@ torch::Tensor AttentionAgent::embed(const Instances& instances) {
 
 Trajectory AttentionAgent::run(const Instances& instances, Selection selection,
                                std::optional<torch::Generator> generator,
-                               const torch::Tensor& replayed, const torch::Tensor& starts,
+                               const torch::Tensor& replayed, const Copies& copies,
                                Mode mode) {
   std::optional<torch::NoGradGuard> no_grad;
   if (mode == Mode::inference) no_grad.emplace();
   const int64_t window = attention_.window;
-  const auto started = with_starts(instances, starts);
-  const auto& forced = starts.defined() ? started.forced : replayed;
+  const auto started = with_copies(instances, copies);
+  const auto& forced = started.forced.defined() ? started.forced : replayed;
   const int64_t K = started.starts;
   // Training one row per instance: encode once with gradients, decode without them, score
   // with them (a step's ops are small, and autograd's bookkeeping per op would dominate).

@@ -47,6 +47,13 @@ struct AttentionConfig {
 // gradients, then score every step at once with them).
 enum class Mode { inference, training };
 
+// How many rows each instance decodes into, the K rows of an instance together:
+// multi-start (K forced first actions) and sample:K (K draws from one encoding).
+struct Copies {
+  int64_t count = 1;            // K
+  torch::Tensor first_actions;  // [B, K] forced first actions; undefined: the policy's own
+};
+
 // A policy network paired with its problem: what the trainer, solve and bench use.
 class Agent {
  public:
@@ -56,24 +63,21 @@ class Agent {
   // With `starts` [B, K] (Problem::start_actions), each instance is decoded K times,
   // once from each forced first action (multi-start), into K * B rows, the K rows of
   // an instance together; the encoder runs once per instance.
-  // A start of kUnforced (every start of the batch) leaves the first action to the
-  // policy: rollout_copies().
   [[nodiscard]] Trajectory rollout(const Instances& instances, Selection selection,
                                    std::optional<torch::Generator> generator,
                                    const torch::Tensor& starts = {},
                                    Mode mode = Mode::inference) {
-    return run(instances, selection, std::move(generator), {}, starts, mode);
+    const int64_t count = starts.defined() && starts.dim() == 2 ? starts.size(1) : 1;
+    return run(instances, selection, std::move(generator), {}, Copies{count, starts}, mode);
   }
-  // A start that forces nothing (all of a batch's starts or none).
-  static constexpr int64_t kUnforced = -1;
   // Each instance decoded `copies` times, every action the policy's (sample:K): K B
   // rows laid out as with starts, the encoder run once per instance where the policy
   // allows it.
   [[nodiscard]] Trajectory rollout_copies(const Instances& instances, Selection selection,
                                           std::optional<torch::Generator> generator,
                                           int64_t copies) {
-    return rollout(instances, selection, std::move(generator),
-                   torch::full({instances.count(), copies}, kUnforced, torch::kLong));
+    return run(instances, selection, std::move(generator), {}, Copies{copies, {}},
+               Mode::inference);
   }
   // The policy's log-likelihood of known solutions `actions` [B, T] (teacher forcing).
   [[nodiscard]] Trajectory replay(const Instances& instances, const torch::Tensor& actions,
@@ -92,11 +96,11 @@ class Agent {
   [[nodiscard]] virtual torch::Tensor embed(const Instances& instances) = 0;
 
  protected:
-  // The decode loop on a fresh environment; `replayed` as decode()'s forced actions,
-  // `starts` as in rollout(). No gradients are recorded in Mode::inference.
+  // The decode loop on a fresh environment; `replayed` as decode()'s forced actions.
+  // No gradients are recorded in Mode::inference.
   [[nodiscard]] virtual Trajectory run(const Instances& instances, Selection selection,
                                        std::optional<torch::Generator> generator,
-                                       const torch::Tensor& replayed, const torch::Tensor& starts,
+                                       const torch::Tensor& replayed, const Copies& copies,
                                        Mode mode) = 0;
 };
 
