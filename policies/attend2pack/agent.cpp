@@ -20,8 +20,7 @@ torch::Tensor Attend2PackAgent::embed(const Instances& instances) {
 
 Trajectory Attend2PackAgent::run(const Instances& instances, Selection selection,
                                  std::optional<torch::Generator> generator,
-                                 const torch::Tensor& replayed, const Copies& copies,
-                                 Mode mode) {
+                                 const torch::Tensor& replayed, const Copies& copies, Mode mode) {
   std::optional<torch::NoGradGuard> no_grad;
   if (mode == Mode::inference) no_grad.emplace();
   // Multi-start and sample:K packings encode every copy: the boxes' embeddings follow

@@ -30,9 +30,9 @@ class Attend2PackAgent final : public Agent {
 
  protected:
   [[nodiscard]] Trajectory run(const Instances& instances, Selection selection,
-                                std::optional<torch::Generator> generator,
-                                const torch::Tensor& replayed, const Copies& copies,
-                                Mode mode) override;
+                               std::optional<torch::Generator> generator,
+                               const torch::Tensor& replayed, const Copies& copies,
+                               Mode mode) override;
 
  private:
   std::shared_ptr<const bpp3d::Bpp3dProblem> problem_;  // environments and checks

@@ -20,8 +20,7 @@ torch::Tensor AttentionAgent::embed(const Instances& instances) {
 
 Trajectory AttentionAgent::run(const Instances& instances, Selection selection,
                                std::optional<torch::Generator> generator,
-                               const torch::Tensor& replayed, const Copies& copies,
-                               Mode mode) {
+                               const torch::Tensor& replayed, const Copies& copies, Mode mode) {
   std::optional<torch::NoGradGuard> no_grad;
   if (mode == Mode::inference) no_grad.emplace();
   const int64_t window = attention_.window;

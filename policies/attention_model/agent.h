@@ -32,9 +32,9 @@ class AttentionAgent final : public Agent {
 
  protected:
   [[nodiscard]] Trajectory run(const Instances& instances, Selection selection,
-                                std::optional<torch::Generator> generator,
-                                const torch::Tensor& replayed, const Copies& copies,
-                                Mode mode) override;
+                               std::optional<torch::Generator> generator,
+                               const torch::Tensor& replayed, const Copies& copies,
+                               Mode mode) override;
 
  private:
   std::shared_ptr<const RoutingProblem> problem_;  // environments and checks

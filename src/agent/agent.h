@@ -76,8 +76,7 @@ class Agent {
   [[nodiscard]] Trajectory rollout_copies(const Instances& instances, Selection selection,
                                           std::optional<torch::Generator> generator,
                                           int64_t copies) {
-    return run(instances, selection, std::move(generator), {}, Copies{copies, {}},
-               Mode::inference);
+    return run(instances, selection, std::move(generator), {}, Copies{copies, {}}, Mode::inference);
   }
   // The policy's log-likelihood of known solutions `actions` [B, T] (teacher forcing).
   [[nodiscard]] Trajectory replay(const Instances& instances, const torch::Tensor& actions,
