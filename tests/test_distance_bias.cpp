@@ -182,7 +182,7 @@ TEST(DistanceBias, TrainedBetasSurviveTheModelFileAndLearnOnlyWhenAsked) {
   EXPECT_TRUE(betas_of(*plain).empty());
 }
 
-TEST(DistanceBias, LearnedBetasTrainAtTheirOwnRate) {
+TEST(DistanceBias, LearnedBetasTrainAtTheirOwnRateAlsoAfterAResume) {
   const auto dir = test::scratch_dir("distance-bias-rate");
   auto agent = biased_agent("tsp", true);
   const auto betas_before = betas_of(*agent);
@@ -198,16 +198,26 @@ TEST(DistanceBias, LearnedBetasTrainAtTheirOwnRate) {
   t.val_size = 8;
   t.baseline = BaselineKind::multistart;
   t.out_dir = dir / "run";
-  train(*agent, t);
   // Adam moves every parameter by about its rate per step: 3 steps.
-  for (const auto& p : agent->network().named_parameters()) {
-    const double moved = (p.value() - before.at(p.key())).abs().max().item<double>();
-    if (betas_before.count(p.key())) {
-      EXPECT_GT(moved, 0.05) << p.key();
-    } else {
-      EXPECT_LT(moved, 1e-5) << p.key();
+  const auto expect_betas_alone_moved = [&](const char* run) {
+    for (const auto& p : agent->network().named_parameters()) {
+      const double moved = (p.value() - before.at(p.key())).abs().max().item<double>();
+      if (betas_before.count(p.key())) {
+        EXPECT_GT(moved, 0.05) << run << " " << p.key();
+      } else {
+        EXPECT_LT(moved, 1e-5) << run << " " << p.key();
+      }
+      before[p.key()] = p.value().clone();
     }
-  }
+  };
+  train(*agent, t);
+  expect_betas_alone_moved("first epoch");
+  // A resume without --bias-lr keeps the checkpoint's ratio, not 100 x lr.
+  t.bias_lr = 0;
+  t.epochs = 2;
+  t.resume = true;
+  train(*agent, t);
+  expect_betas_alone_moved("resumed epoch");
 }
 
 TEST(DistanceBias, TrainedBetasGrowWithNAsTrainedToAndTheFileKeepsHow) {

@@ -95,8 +95,9 @@ int run_train(int argc, char** argv) {
       "and as trained at inference: fixed, logn (beta ln n / ln N) or sqrtn (beta sqrt(n / N))",
       cxxopts::value<std::string>())(
       "bias-lr",
-      "with --bias-learn: the betas' learning rate (default: 100 x --lr; Adam moves "
-      "a parameter by about its rate per step, and betas live on a scale of 1-10)",
+      "with --bias-learn: the betas' learning rate (default: 100 x --lr, or on --resume "
+      "the checkpoint's ratio to the weights' rate; Adam moves a parameter by about its "
+      "rate per step, and betas live on a scale of 1-10)",
       cxxopts::value<double>())(
       "init", "start from this model's weights (e.g. trained on smaller n); sizes come from it",
       cxxopts::value<std::string>())("out", "run directory (checkpoint.h5, model.h5, log.csv)",

@@ -41,6 +41,7 @@ struct Progression {
   double ema = 0;        // exponential baseline value
   bool ema_set = false;  // ema holds a value
   double cpu_seconds = 0;  // process CPU time spent on the run up to the checkpoint
+  double beta_ratio = 100;  // the learned betas' rate over the weights' rate
 };
 
 // The network's weights, then (when it learns them) its distance betas as a group of
@@ -63,8 +64,7 @@ std::vector<torch::optim::OptimizerParamGroup> parameter_groups(torch::nn::Modul
 }
 
 // The weights' rate `lr`; the betas' (the second group) keeps its ratio to it.
-void set_lr(torch::optim::Adam& optimizer, double lr, const TrainerOptions& o) {
-  const double beta_ratio = o.bias_lr > 0 ? o.bias_lr / o.lr : 100.0;
+void set_lr(torch::optim::Adam& optimizer, double lr, double beta_ratio) {
   auto& groups = optimizer.param_groups();
   for (size_t i = 0; i < groups.size(); ++i) {
     static_cast<torch::optim::AdamOptions&>(groups[i].options()).lr(i == 0 ? lr : lr * beta_ratio);
@@ -91,14 +91,17 @@ void save_checkpoint(const TrainerOptions& o, Agent& agent, RolloutBaseline* bas
   writer.attribute("baseline", to_string(o.baseline));
   if (baseline) writer.attribute("baseline_generation", baseline->generation());
   writer.attribute("cpu_seconds", progress.cpu_seconds);
+  writer.attribute("beta_lr_ratio", progress.beta_ratio);
   writer.attribute("seed", static_cast<int64_t>(o.seed));
   writer.attribute("batch", o.batch);
   writer.attribute("steps", o.steps);
   writer.commit();
 }
 
+// `p` holds the state a fresh run would start from; the checkpoint's replaces it.
 Progression load_checkpoint(const TrainerOptions& o, Agent& agent, RolloutBaseline* baseline,
-                            torch::optim::Adam& optimizer, torch::Generator& generator) {
+                            torch::optim::Adam& optimizer, torch::Generator& generator,
+                            Progression p) {
   const h5::Reader reader(o.resume_from.empty() ? o.out_dir / "checkpoint.h5" : o.resume_from);
   check_format(reader);
   if (reader.string_attribute("problem") != agent.problem().name() ||
@@ -123,12 +126,14 @@ Progression load_checkpoint(const TrainerOptions& o, Agent& agent, RolloutBaseli
   optimizer.load(archive);
   generator.set_state(reader.read("generator"));
   if (baseline) baseline->restore(reader.int_attribute("baseline_generation"));
-  Progression p;
   p.epoch = reader.int_attribute("epoch");
   p.lr = reader.double_attribute("lr");
   p.ema = reader.double_attribute("ema");
   p.ema_set = reader.int_attribute("ema_set") != 0;
   if (reader.has_attribute("cpu_seconds")) p.cpu_seconds = reader.double_attribute("cpu_seconds");
+  // Checkpoints from before it was kept: the ratio this run's options give.
+  if (reader.has_attribute("beta_lr_ratio"))
+    p.beta_ratio = reader.double_attribute("beta_lr_ratio");
   return p;
 }
 
@@ -268,20 +273,23 @@ void train(Agent& agent, const TrainerOptions& o, Collective* collective) {
   }
   Progression progress;
   progress.lr = o.lr;
+  if (o.bias_lr > 0) progress.beta_ratio = o.bias_lr / o.lr;
   std::vector<std::string> rows;
   if (o.resume) {
     if (writer) remove_stale_temporaries(o.out_dir);
-    progress = load_checkpoint(o, agent, baseline.get(), optimizer, generator);
+    progress = load_checkpoint(o, agent, baseline.get(), optimizer, generator, progress);
     // The checkpoint holds rank 0's generator; the others start fresh streams.
     if (rank > 0) generator.set_current_seed(rank_seed(o.seed, rank, progress.epoch));
     if (o.resume_with_lr) progress.lr = o.lr;
+    // --bias-lr on a resume is the betas' rate from now on, beside the weights' rate.
+    if (o.bias_lr > 0) progress.beta_ratio = o.bias_lr / progress.lr;
     if (writer) {
       rows = kept_log_rows(o.out_dir / "log.csv", progress.epoch);
       std::fprintf(stderr, "resuming %s after epoch %lld\n", o.out_dir.c_str(),
                    static_cast<long long>(progress.epoch));
     }
   }
-  set_lr(optimizer, progress.lr, o);
+  set_lr(optimizer, progress.lr, progress.beta_ratio);
   if (!o.teacher.empty()) {  // an unknown heuristic fails now, not after the first epoch
     auto probe = at::make_generator<at::CPUGeneratorImpl>(o.seed);
     (void)agent.problem().heuristic(o.teacher, agent.problem().generate(2, o.n, probe));
@@ -323,7 +331,7 @@ void train(Agent& agent, const TrainerOptions& o, Collective* collective) {
     for (; steps_done < o.steps; ++steps_done) {
       const double left = budget_left();
       if ((left <= 0 || !cpu_left()) && steps_done > 0) break;
-      if (o.time_budget > 0) set_lr(optimizer, progress.lr * left, o);
+      if (o.time_budget > 0) set_lr(optimizer, progress.lr * left, progress.beta_ratio);
       const int64_t n = o.sizes.empty() ? o.n : step_size(o.sizes, o.seed, epoch, steps_done);
       const int64_t instances = o.sizes.empty() ? o.batch : step_batch(o.batch, o.n, n, world_size);
       const auto batch = agent.problem().generate(instances / world_size, n, generator);
@@ -373,7 +381,7 @@ void train(Agent& agent, const TrainerOptions& o, Collective* collective) {
     rows.emplace_back(row);
     progress.lr *= o.lr_decay;
     if (o.paper_lr_rule && verdict.p_value > 0.95) progress.lr *= 0.95;
-    set_lr(optimizer, progress.lr, o);
+    set_lr(optimizer, progress.lr, progress.beta_ratio);
     progress.epoch = epoch + 1;
     if (writer) {  // rank 0 alone writes the run directory
       // The log row first: a run killed before its checkpoint lands resumes from the
