@@ -102,7 +102,11 @@ int run_solve(int argc, char** argv) {
                                      "am (the learned policy), or classical: nn, farthest (tsp); "
                                      "savings (cvrp); heightmap (bpp3d)",
                                      cxxopts::value<std::string>()->default_value("am"))(
-      "decode", "greedy, sample:K or aug8", cxxopts::value<std::string>()->default_value("greedy"))(
+      "decode",
+      "greedy, sample:K (best of K sampled), multistart[:K] (best of K greedy "
+      "decodes from forced first actions; default K: every node up to 100), each optionally "
+      "+aug8 (also on the 8 symmetric copies of the unit square), or aug8",
+      cxxopts::value<std::string>()->default_value("greedy"))(
       "improve", "local search after any method: 2opt or oropt (tsp), local (cvrp)",
       cxxopts::value<std::string>())("batch",
                                      "instances decoded together (default: 64, or fewer so that "
