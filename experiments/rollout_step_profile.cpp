@@ -4,10 +4,14 @@
 // of eie train's step (AttentionAgent::run and the trainer), timed one by one after
 // warm-up steps. With STARTS > 0, the multi-start step instead: no baseline rollout,
 // each instance decoded from STARTS forced first cities with gradients (no scoring
-// pass), the encoder run once.
-// Run: build/experiments/rollout_step_profile [STEPS [BATCH [THREADS [STARTS]]]]
+// pass), the encoder run once. With OPS = ops, also the backward of the last step op by
+// op (LibTorch's profiler: self time, calls, and the rate of ops that count their
+// floating-point operations; the profiler's own cost inflates ops that are many and small).
+// Run: build/experiments/rollout_step_profile [STEPS [BATCH [THREADS [STARTS [OPS]]]]]
 #include <omp.h>
+#include <torch/csrc/autograd/profiler_legacy.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <map>
@@ -21,6 +25,59 @@
 #include "src/problem/registry.h"
 #include "src/util/heap.h"
 
+namespace {
+
+namespace profiler = torch::autograd::profiler;
+
+// Self time (microseconds), calls and floating-point operations per op name.
+struct OpTotals {
+  double self_us = 0;
+  int64_t calls = 0;
+  uint64_t flops = 0;
+};
+
+// The ops of `lists` (each thread's push and pop events, nested) by self time.
+void print_op_table(const profiler::thread_event_lists& lists) {
+  std::map<std::string, OpTotals> totals;
+  double all_us = 0;
+  for (const auto& events : lists) {
+    struct Open {
+      const profiler::LegacyEvent* push;
+      double children_us;
+    };
+    std::vector<Open> stack;
+    for (const auto& e : events) {
+      if (e.kind() == profiler::EventKind::PushRange) {
+        stack.push_back({&e, 0});
+      } else if (e.kind() == profiler::EventKind::PopRange && !stack.empty()) {
+        const auto open = stack.back();
+        stack.pop_back();
+        const double elapsed = open.push->cpuElapsedUs(e);
+        auto& t = totals[open.push->name()];
+        t.self_us += elapsed - open.children_us;
+        t.calls += 1;
+        t.flops += const_cast<profiler::LegacyEvent*>(open.push)->flops();
+        all_us += elapsed - open.children_us;
+        if (!stack.empty()) stack.back().children_us += elapsed;
+      }
+    }
+  }
+  std::vector<std::pair<std::string, OpTotals>> rows(totals.begin(), totals.end());
+  std::sort(rows.begin(), rows.end(),
+            [](const auto& a, const auto& b) { return a.second.self_us > b.second.self_us; });
+  std::printf("\n| op in the backward (self time) | ms | share | calls | GFLOP/s |\n");
+  std::printf("|---|---|---|---|---|\n");
+  for (size_t i = 0; i < std::min<size_t>(rows.size(), 12); ++i) {
+    const auto& [name, t] = rows[i];
+    std::printf("| %s | %.1f | %.0f%% | %lld | %s |\n", name.c_str(), t.self_us / 1e3,
+                100 * t.self_us / all_us, static_cast<long long>(t.calls),
+                t.flops ? std::to_string(static_cast<int>(t.flops / t.self_us / 1e3)).c_str() : "");
+  }
+  std::printf("| all ops | %.1f | | | |\n", all_us / 1e3);
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   using namespace eie;
   keep_freed_memory();  // as the eie binary does
@@ -28,6 +85,7 @@ int main(int argc, char** argv) {
   const int64_t batch = argc > 2 ? std::stoll(argv[2]) : 256;
   const int threads = argc > 3 ? std::stoi(argv[3]) : 2;
   const int64_t starts = argc > 4 ? std::stoll(argv[4]) : 0;
+  const bool ops = argc > 5 && std::string(argv[5]) == "ops";
   torch::set_num_threads(threads);
   omp_set_num_threads(threads);
   const int64_t n = 100;
@@ -50,12 +108,14 @@ int main(int argc, char** argv) {
       "scoring (with gradients)",
       "backward",
       "Adam step"};
-  for (int step = -2; step < steps; ++step) {  // two warm-up steps
+  // Two warm-up steps; with `ops`, one more after the timed ones, profiled.
+  for (int step = -2; step < steps + (ops ? 1 : 0); ++step) {
     const auto instances = problem->generate(batch, n, generator);
     auto mark = Clock::now();
     const auto phase = [&](const std::string& name) {
       const auto now = Clock::now();
-      if (step >= 0) seconds[name] += std::chrono::duration<double>(now - mark).count();
+      if (step >= 0 && step < steps)
+        seconds[name] += std::chrono::duration<double>(now - mark).count();
       mark = now;
     };
     agent->network().train();
@@ -93,7 +153,16 @@ int main(int argc, char** argv) {
     const auto loss = ((t.cost - reference) * log_likelihood).mean();
     phase(order[3]);
     optimizer.zero_grad();
-    loss.backward();
+    if (step == steps) {
+      profiler::TLSLegacyProfilerGuard guard(
+          torch::profiler::impl::ProfilerConfig(torch::profiler::impl::ProfilerState::CPU,
+                                                /*report_input_shapes=*/true, false, false,
+                                                /*with_flops=*/true),
+          print_op_table);
+      loss.backward();
+    } else {
+      loss.backward();
+    }
     phase(order[4]);
     torch::nn::utils::clip_grad_norm_(agent->network().parameters(), 1.0);
     optimizer.step();
