@@ -281,8 +281,9 @@ void train(Agent& agent, const TrainerOptions& o, Collective* collective) {
     // The checkpoint holds rank 0's generator; the others start fresh streams.
     if (rank > 0) generator.set_current_seed(rank_seed(o.seed, rank, progress.epoch));
     if (o.resume_with_lr) progress.lr = o.lr;
-    // --bias-lr on a resume is the betas' rate from now on, beside the weights' rate.
-    if (o.bias_lr > 0) progress.beta_ratio = o.bias_lr / progress.lr;
+    // --bias-lr on a resume sets the ratio as on a fresh run (the same flags resume the
+    // same run, rate decay included); without it the checkpoint's ratio continues.
+    if (o.bias_lr > 0) progress.beta_ratio = o.bias_lr / o.lr;
     if (writer) {
       rows = kept_log_rows(o.out_dir / "log.csv", progress.epoch);
       std::fprintf(stderr, "resuming %s after epoch %lld\n", o.out_dir.c_str(),
