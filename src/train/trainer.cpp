@@ -131,9 +131,11 @@ Progression load_checkpoint(const TrainerOptions& o, Agent& agent, RolloutBaseli
   p.ema = reader.double_attribute("ema");
   p.ema_set = reader.int_attribute("ema_set") != 0;
   if (reader.has_attribute("cpu_seconds")) p.cpu_seconds = reader.double_attribute("cpu_seconds");
-  // Checkpoints from before it was kept: the ratio this run's options give.
-  if (reader.has_attribute("beta_lr_ratio"))
+  // --bias-lr wins, as on a fresh run (the same flags resume the same run, rate decay
+  // included); checkpoints from before the ratio was kept leave the options' ratio.
+  if (o.bias_lr <= 0 && reader.has_attribute("beta_lr_ratio")) {
     p.beta_ratio = reader.double_attribute("beta_lr_ratio");
+  }
   return p;
 }
 
@@ -281,9 +283,6 @@ void train(Agent& agent, const TrainerOptions& o, Collective* collective) {
     // The checkpoint holds rank 0's generator; the others start fresh streams.
     if (rank > 0) generator.set_current_seed(rank_seed(o.seed, rank, progress.epoch));
     if (o.resume_with_lr) progress.lr = o.lr;
-    // --bias-lr on a resume sets the ratio as on a fresh run (the same flags resume the
-    // same run, rate decay included); without it the checkpoint's ratio continues.
-    if (o.bias_lr > 0) progress.beta_ratio = o.bias_lr / o.lr;
     if (writer) {
       rows = kept_log_rows(o.out_dir / "log.csv", progress.epoch);
       std::fprintf(stderr, "resuming %s after epoch %lld\n", o.out_dir.c_str(),
