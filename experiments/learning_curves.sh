@@ -36,8 +36,19 @@ recipes=(
 for recipe in "${recipes[@]}"; do
   name=${recipe%%|*} flags=${recipe#*|}
   dir="$out/$name"
+  # A run whose log already reaches the budget is done (its checkpoint may be gone); a
+  # log without a checkpoint cannot be resumed, and training from scratch would overwrite it.
+  if [ -f "$dir/log.csv" ] && awk -F, -v b="$budget" 'END { exit !($NF >= b) }' "$dir/log.csv"; then
+    echo "$name: done, its log reaches $budget CPU-s"
+    continue
+  fi
   resume=()
-  [ -f "$dir/checkpoint.h5" ] && resume=(--resume)
+  if [ -f "$dir/checkpoint.h5" ]; then
+    resume=(--resume)
+  elif [ -f "$dir/log.csv" ]; then
+    echo "$name: $dir/log.csv has no checkpoint to resume from; move it away to start over" >&2
+    exit 1
+  fi
   # shellcheck disable=SC2086  # flags are words
   nice "$bin/eie" train --problem tsp --n 50 --epochs 1000000 --steps 10 --lr 1e-4 $flags \
     --cpu-budget "$budget" --val-size 1000 --seed 50 --threads "$threads" --out "$dir" "${resume[@]}"
