@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "src/nn/entropy_probe.h"
+#include "src/nn/fused_attention.h"
 #include "src/nn/head_kernels.h"
 
 namespace eie::nn {
@@ -101,8 +102,14 @@ torch::Tensor glimpse_steps(const GlimpseMemory& memory, const torch::Tensor& qu
     }
     return torch::cat(parts, 1);
   }
-  const auto q = queries.view({B, T, M, d}).permute({0, 2, 1, 3}) * scale;  // [B, M, T, d]
-  auto scores = torch::matmul(q, memory.keys);  // [B, M, T, n]
+  const auto q = queries.view({B, T, M, d}).permute({0, 2, 1, 3});  // [B, M, T, d]
+  if (fused_attention_applies(q)) {
+    return fused_attention(q, memory.keys.transpose(-1, -2), memory.values.transpose(-1, -2), scale,
+                           bias, masked)
+        .permute({0, 2, 1, 3})
+        .reshape({B, T, M * d});
+  }
+  auto scores = torch::matmul(q * scale, memory.keys);  // [B, M, T, n]
   if (bias.applies()) scores = scores - bias.offsets();
   // In place: the product's backward needs its inputs, not its output.
   scores = masked_scores(scores, masked.unsqueeze(1));

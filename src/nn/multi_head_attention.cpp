@@ -1,9 +1,11 @@
 #include "src/nn/multi_head_attention.h"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
 #include "src/nn/entropy_probe.h"
+#include "src/nn/fused_attention.h"
 #include "src/nn/neighbours.h"
 
 namespace eie::nn {
@@ -118,7 +120,17 @@ torch::Tensor MultiHeadAttentionImpl::forward(const torch::Tensor& h,
   const auto k_t = k.transpose(-1, -2);
   const int64_t per_instance = M * n * n;
   std::vector<torch::Tensor> parts;  // [b, M, n, d] each
-  if (per_instance > kRowBudget) {
+  if (fused_attention_applies(q) && !setting.probe) {
+    // Instances in groups whose distances stay bounded (the kernels bound the scores).
+    const int64_t group = std::max<int64_t>(1, kRowBudget / (n * n));
+    for (int64_t b = 0; b < B; b += group) {
+      const auto e = std::min(B, b + group);
+      const auto at = positions.defined() ? positions.slice(0, b, e) : positions;
+      const auto bias = beta.defined() ? ScoreBias{beta, distances(at, at)} : ScoreBias{};
+      parts.push_back(fused_attention(q.slice(0, b, e), k.slice(0, b, e), v.slice(0, b, e),
+                                      setting.scale, bias));
+    }
+  } else if (per_instance > kRowBudget) {
     const int64_t rows = std::max<int64_t>(1, kRowBudget / (M * n));
     for (int64_t b = 0; b < B; ++b) {
       std::vector<torch::Tensor> blocks;

@@ -1,0 +1,147 @@
+#include "src/nn/attention_kernels.h"
+
+#include <cstddef>
+#include <limits>
+#include <type_traits>
+#include <vector>
+
+// The Fortran BLAS interface of libblas.so.3 (OpenBLAS here, as LibTorch uses it).
+extern "C" {
+void sgemm_(const char* transa, const char* transb, const int* m, const int* n, const int* k,
+            const float* alpha, const float* a, const int* lda, const float* b, const int* ldb,
+            const float* beta, float* c, const int* ldc);
+void dgemm_(const char* transa, const char* transb, const int* m, const int* n, const int* k,
+            const double* alpha, const double* a, const int* lda, const double* b, const int* ldb,
+            const double* beta, double* c, const int* ldc);
+}
+
+namespace eie::nn {
+
+namespace {
+
+// Below this much work (multiply-adds) a call stays on one thread.
+constexpr int64_t kParallelWork = int64_t{1} << 16;
+
+// One operand of a product: a matrix and whether the product takes its transpose.
+template <typename T>
+struct Factor {
+  const T* data;
+  int64_t ld;
+  bool transposed;  // of the matrix as stored row-major
+};
+
+// Group g's matrix of `m`, transposed in the product when `transpose`.
+template <typename T>
+Factor<T> factor(const GroupMatrices<T>& m, int64_t g, bool transpose) {
+  return {m.data + g * m.group_stride, m.ld, transpose != m.by_column};
+}
+
+// Row-major c [rows, cols] = alpha a b + beta c, a [rows, inner] and b [inner, cols]
+// after their transposes. BLAS is column-major: it computes c^T = b^T a^T.
+template <typename T>
+void product(int64_t rows, int64_t cols, int64_t inner, T alpha, Factor<T> a, Factor<T> b, T beta,
+             T* c, int64_t ldc) {
+  const int m = static_cast<int>(cols), n = static_cast<int>(rows), k = static_cast<int>(inner);
+  const int lda = static_cast<int>(b.ld), ldb = static_cast<int>(a.ld),
+            ldcc = static_cast<int>(ldc);
+  const char ta = b.transposed ? 'T' : 'N', tb = a.transposed ? 'T' : 'N';
+  if constexpr (std::is_same_v<T, float>) {
+    sgemm_(&ta, &tb, &m, &n, &k, &alpha, b.data, &lda, a.data, &ldb, &beta, c, &ldcc);
+  } else {
+    dgemm_(&ta, &tb, &m, &n, &k, &alpha, b.data, &lda, a.data, &ldb, &beta, c, &ldcc);
+  }
+}
+
+// A row-major matrix of `ld` per row.
+template <typename T>
+Factor<T> plain(const T* data, int64_t ld, bool transpose = false) {
+  return {data, ld, transpose};
+}
+
+}  // namespace
+
+template <typename T>
+void attention_scores(const T* q, const GroupMatrices<T>& keys, const ScoreTerms<T>& terms,
+                      const AttentionSizes& s, int64_t first, int64_t last, T* scores) {
+  const int64_t area = s.r * s.n;
+  const T minus_inf = -std::numeric_limits<T>::infinity();
+#pragma omp parallel for schedule(static) if ((last - first) * area * s.d >= kParallelWork)
+  for (int64_t g = first; g < last; ++g) {
+    T* out = scores + (g - first) * area;
+    product(s.r, s.n, s.d, terms.scale, plain(q + g * s.r * s.d, s.d), factor(keys, g, true), T{0},
+            out, s.n);
+    const int64_t b = g / s.M;
+    if (terms.beta) {
+      const T beta = terms.beta[g % s.M];
+      const T* distance = terms.distance + b * area;
+      for (int64_t e = 0; e < area; ++e) out[e] -= beta * distance[e];
+    }
+    if (terms.masked) {
+      const bool* masked = terms.masked + b * area;
+      for (int64_t e = 0; e < area; ++e) out[e] = masked[e] ? minus_inf : out[e];
+    }
+  }
+}
+
+template <typename T>
+void attention_mix(const T* rows, const GroupMatrices<T>& values, const AttentionSizes& s,
+                   int64_t first, int64_t last, T* out) {
+#pragma omp parallel for schedule(static) if ((last - first) * s.r * s.n * s.d >= kParallelWork)
+  for (int64_t g = first; g < last; ++g) {
+    product(s.r, s.d, s.n, T{1}, plain(rows + (g - first) * s.r * s.n, s.n),
+            factor(values, g, false), T{0}, out + g * s.r * s.d, s.d);
+  }
+}
+
+template <typename T>
+void attention_backward(const T* q, const GroupMatrices<T>& keys, const GroupMatrices<T>& values,
+                        const ScoreTerms<T>& terms, const AttentionSizes& s, const T* rows,
+                        const T* grad_out, T* grad_q, T* grad_keys, T* grad_values, T* beta_grads) {
+  const int64_t G = s.groups(), area = s.r * s.n;
+#pragma omp parallel if (G * area * s.d >= kParallelWork)
+  {
+    std::vector<T> grad_scores(static_cast<size_t>(area));  // one group's, in cache
+    T* dS = grad_scores.data();
+#pragma omp for schedule(static)
+    for (int64_t g = 0; g < G; ++g) {
+      const T* P = rows + g * area;
+      const T* dO = grad_out + g * s.r * s.d;
+      const T* qg = q + g * s.r * s.d;
+      // d rows = d out values^T; through the softmax: dS = P (dP - sum_j P dP).
+      product(s.r, s.n, s.d, T{1}, plain(dO, s.d), factor(values, g, true), T{0}, dS, s.n);
+      for (int64_t i = 0; i < s.r; ++i) {
+        const T* p = P + i * s.n;
+        T* ds = dS + i * s.n;
+        T dot = 0;
+        for (int64_t j = 0; j < s.n; ++j) dot += p[j] * ds[j];
+        for (int64_t j = 0; j < s.n; ++j) ds[j] = p[j] * (ds[j] - dot);
+      }
+      if (terms.beta) {
+        const T* distance = terms.distance + (g / s.M) * area;
+        T sum = 0;
+        for (int64_t e = 0; e < area; ++e) sum += dS[e] * distance[e];
+        beta_grads[g] = -sum;
+      }
+      product(s.r, s.d, s.n, terms.scale, plain(dS, s.n), factor(keys, g, false), T{0},
+              grad_q + g * s.r * s.d, s.d);
+      product(s.n, s.d, s.r, terms.scale, plain(dS, s.n, true), plain(qg, s.d), T{0},
+              grad_keys + g * s.n * s.d, s.d);
+      product(s.n, s.d, s.r, T{1}, plain(P, s.n, true), plain(dO, s.d), T{0},
+              grad_values + g * s.n * s.d, s.d);
+    }
+  }
+}
+
+#define EIE_ATTENTION_KERNELS(T)                                                                  \
+  template void attention_scores<T>(const T*, const GroupMatrices<T>&, const ScoreTerms<T>&,      \
+                                    const AttentionSizes&, int64_t, int64_t, T*);                 \
+  template void attention_mix<T>(const T*, const GroupMatrices<T>&, const AttentionSizes&,        \
+                                 int64_t, int64_t, T*);                                           \
+  template void attention_backward<T>(const T*, const GroupMatrices<T>&, const GroupMatrices<T>&, \
+                                      const ScoreTerms<T>&, const AttentionSizes&, const T*,      \
+                                      const T*, T*, T*, T*, T*);
+EIE_ATTENTION_KERNELS(float)
+EIE_ATTENTION_KERNELS(double)
+#undef EIE_ATTENTION_KERNELS
+
+}  // namespace eie::nn

@@ -1,0 +1,161 @@
+#include "src/nn/fused_attention.h"
+
+#include <algorithm>
+
+#include "src/nn/attention_kernels.h"
+
+namespace eie::nn {
+
+namespace {
+
+// Scores held at once without gradients (16 MB of float): 400 heads' at n = 100, one
+// head's at n = 2,048 (never less than one head's).
+constexpr int64_t kScoreBudget = int64_t{1} << 22;
+
+// `t` [B, M, n, d] itself when the kernels can read it (row-major matrices, or the
+// transposed storage of the glimpse memory, groups packed one after the other), else a
+// contiguous copy.
+torch::Tensor readable(const torch::Tensor& t) {
+  const int64_t n = t.size(2), d = t.size(3);
+  const bool packed = t.stride(1) == n * d && t.stride(0) == t.size(1) * n * d;
+  const bool rows = t.stride(3) == 1 && t.stride(2) == d;
+  const bool columns = t.stride(2) == 1 && t.stride(3) == n;
+  return packed && (rows || columns) ? t : t.contiguous();
+}
+
+template <typename T>
+GroupMatrices<T> matrices(const torch::Tensor& t) {
+  const int64_t n = t.size(2), d = t.size(3);
+  const bool by_column = t.stride(3) != 1;
+  return {t.data_ptr<T>(), by_column ? n : d, by_column, n * d};
+}
+
+// The operands as the kernels read them (beta, distance and masked: empty tensors
+// for none on the way in).
+struct Operands {
+  torch::Tensor q, keys, values;  // [B, M, r, d], [B, M, n, d] (readable)
+  torch::Tensor beta, distance;   // [M], [B, r, n]; undefined without a bias
+  torch::Tensor masked;           // [B, r, n] bool; undefined without a mask
+  double scale = 1;
+  AttentionSizes sizes;
+};
+
+Operands prepare(const torch::Tensor& q, const torch::Tensor& keys, const torch::Tensor& values,
+                 double scale, const torch::Tensor& beta, const torch::Tensor& distance,
+                 const torch::Tensor& masked) {
+  Operands o;
+  o.q = q.contiguous();
+  o.keys = readable(keys);
+  o.values = readable(values);
+  if (beta.numel() > 0) {
+    o.beta = beta.to(q.scalar_type()).contiguous();
+    o.distance = distance.to(q.scalar_type()).contiguous();
+  }
+  if (masked.numel() > 0) o.masked = masked.to(torch::kBool).contiguous();
+  o.scale = scale;
+  o.sizes = {q.size(0), q.size(1), q.size(2), keys.size(2), q.size(3)};
+  return o;
+}
+
+template <typename T>
+ScoreTerms<T> terms(const Operands& o) {
+  ScoreTerms<T> t;
+  t.scale = static_cast<T>(o.scale);
+  if (o.beta.defined()) {
+    t.beta = o.beta.data_ptr<T>();
+    t.distance = o.distance.data_ptr<T>();
+  }
+  if (o.masked.defined()) t.masked = o.masked.data_ptr<bool>();
+  return t;
+}
+
+// out [B, M, r, d]. With `kept`, every group's softmax rows [G, r, n] are computed at
+// once and kept there (for the backward); without, a chunk of groups at a time.
+torch::Tensor forward_pass(const Operands& o, torch::Tensor* kept) {
+  const auto& s = o.sizes;
+  const int64_t G = s.groups(), area = s.r * s.n;
+  const int64_t chunk = kept ? G : std::clamp<int64_t>(kScoreBudget / area, 1, G);
+  auto out = torch::empty({s.B, s.M, s.r, s.d}, o.q.options());
+  auto rows = torch::empty({chunk, s.r, s.n}, o.q.options());
+  AT_DISPATCH_FLOATING_TYPES(o.q.scalar_type(), "fused attention", [&] {
+    const auto keys = matrices<scalar_t>(o.keys), values = matrices<scalar_t>(o.values);
+    for (int64_t first = 0; first < G; first += chunk) {
+      const int64_t last = std::min(G, first + chunk);
+      auto block = rows.slice(0, 0, last - first);
+      attention_scores(o.q.data_ptr<scalar_t>(), keys, terms<scalar_t>(o), s, first, last,
+                       block.data_ptr<scalar_t>());
+      at::_softmax_out(block, block, -1, false);  // row by row: in place is safe
+      attention_mix(block.data_ptr<scalar_t>(), values, s, first, last, out.data_ptr<scalar_t>());
+    }
+  });
+  if (kept) *kept = rows;
+  return out;
+}
+
+class FusedAttentionFunction : public torch::autograd::Function<FusedAttentionFunction> {
+ public:
+  static torch::Tensor forward(torch::autograd::AutogradContext* ctx, const torch::Tensor& q,
+                               const torch::Tensor& keys, const torch::Tensor& values,
+                               const torch::Tensor& beta, const torch::Tensor& distance,
+                               const torch::Tensor& masked, double scale) {
+    const auto o = prepare(q, keys, values, scale, beta, distance, masked);
+    torch::Tensor rows;
+    auto out = forward_pass(o, &rows);
+    ctx->save_for_backward({o.q, o.keys, o.values, o.beta, o.distance, o.masked, rows});
+    ctx->saved_data["scale"] = scale;
+    return out;
+  }
+
+  static torch::autograd::variable_list backward(torch::autograd::AutogradContext* ctx,
+                                                 torch::autograd::variable_list grads) {
+    const auto saved = ctx->get_saved_variables();
+    Operands o;
+    o.q = saved[0], o.keys = saved[1], o.values = saved[2];
+    o.beta = saved[3], o.distance = saved[4], o.masked = saved[5];
+    o.scale = ctx->saved_data["scale"].toDouble();
+    o.sizes = {o.q.size(0), o.q.size(1), o.q.size(2), o.keys.size(2), o.q.size(3)};
+    const auto& rows = saved[6];
+    const auto& s = o.sizes;
+    const auto grad_out = grads[0].contiguous();
+    auto grad_q = torch::empty_like(o.q);
+    auto grad_keys = torch::empty({s.B, s.M, s.n, s.d}, o.q.options());
+    auto grad_values = torch::empty({s.B, s.M, s.n, s.d}, o.q.options());
+    torch::Tensor beta_grads;
+    if (o.beta.defined()) beta_grads = torch::empty({s.B, s.M}, o.q.options());
+    AT_DISPATCH_FLOATING_TYPES(o.q.scalar_type(), "fused attention backward", [&] {
+      attention_backward(o.q.data_ptr<scalar_t>(), matrices<scalar_t>(o.keys),
+                         matrices<scalar_t>(o.values), terms<scalar_t>(o), s,
+                         rows.data_ptr<scalar_t>(), grad_out.data_ptr<scalar_t>(),
+                         grad_q.data_ptr<scalar_t>(), grad_keys.data_ptr<scalar_t>(),
+                         grad_values.data_ptr<scalar_t>(),
+                         beta_grads.defined() ? beta_grads.data_ptr<scalar_t>() : nullptr);
+    });
+    const auto grad_beta = beta_grads.defined() ? beta_grads.sum(0) : torch::Tensor();
+    return {grad_q, grad_keys, grad_values, grad_beta, {}, {}, {}};
+  }
+};
+
+}  // namespace
+
+bool fused_attention_applies(const torch::Tensor& q) {
+  return q.device().is_cpu() &&
+         (q.scalar_type() == torch::kFloat || q.scalar_type() == torch::kDouble);
+}
+
+torch::Tensor fused_attention(const torch::Tensor& q, const torch::Tensor& keys,
+                              const torch::Tensor& values, double scale, const ScoreBias& bias,
+                              const torch::Tensor& masked) {
+  // LibTorch's custom functions take defined tensors only: an empty one stands for none.
+  const auto none = torch::empty({0}, q.options());
+  const auto beta = bias.applies() ? bias.beta : none;
+  const auto distance = bias.applies() ? bias.distance : none;
+  const auto mask = masked.defined() ? masked : none;
+  const bool recorded =
+      torch::GradMode::is_enabled() &&
+      (q.requires_grad() || keys.requires_grad() || values.requires_grad() || beta.requires_grad());
+  if (!recorded)
+    return forward_pass(prepare(q, keys, values, scale, beta, distance, mask), nullptr);
+  return FusedAttentionFunction::apply(q, keys, values, beta, distance, mask, scale);
+}
+
+}  // namespace eie::nn

@@ -1,0 +1,122 @@
+// Fused attention (one operation with its own backward, on BLAS kernels) against the
+// LibTorch ops it replaces: the same outputs and the same gradients.
+#include <gtest/gtest.h>
+#include <torch/torch.h>
+
+#include <array>
+#include <limits>
+#include <vector>
+
+#include "src/nn/fused_attention.h"
+
+namespace eie::nn {
+namespace {
+
+struct AttentionCase {
+  torch::Tensor q, keys, values;  // [B, M, r, d], [B, M, n, d], [B, M, n, d]
+  ScoreBias bias;                 // beta [M], distance [B, r, n]
+  torch::Tensor masked;           // [B, r, n], never a whole row
+};
+
+AttentionCase random_case(int64_t B, int64_t M, int64_t r, int64_t n, int64_t d,
+                          torch::Dtype dtype) {
+  const auto options = torch::TensorOptions().dtype(dtype);
+  auto masked = torch::rand({B, r, n}) < 0.3;
+  masked.select(2, 0).fill_(false);
+  return {torch::randn({B, M, r, d}, options), torch::randn({B, M, n, d}, options),
+          torch::randn({B, M, n, d}, options),
+          ScoreBias{torch::rand({M}, options) * 5, torch::rand({B, r, n}, options)}, masked};
+}
+
+// What the encoder and the glimpse computed with LibTorch's ops.
+torch::Tensor reference(const torch::Tensor& q, const torch::Tensor& keys,
+                        const torch::Tensor& values, double scale, const ScoreBias& bias,
+                        const torch::Tensor& masked) {
+  auto scores = torch::matmul(q * scale, keys.transpose(-1, -2));
+  if (bias.applies()) scores = scores - bias.offsets();
+  if (masked.defined()) {
+    scores = scores.masked_fill(masked.unsqueeze(1), -std::numeric_limits<double>::infinity());
+  }
+  return torch::matmul(torch::softmax(scores, -1), values);
+}
+
+// Outputs and the gradients of a random weighting of them, for q, keys, values and beta.
+struct Results {
+  torch::Tensor out, q, keys, values, beta;
+};
+
+template <typename Attention>
+Results run(const AttentionCase& c, bool with_bias, bool with_mask, const Attention& attention) {
+  auto q = c.q.clone().requires_grad_(), keys = c.keys.clone().requires_grad_();
+  auto values = c.values.clone().requires_grad_();
+  auto beta = c.bias.beta.clone().requires_grad_();
+  const ScoreBias bias = with_bias ? ScoreBias{beta, c.bias.distance} : ScoreBias{};
+  const auto out = attention(q, keys, values, 0.3, bias, with_mask ? c.masked : torch::Tensor());
+  torch::manual_seed(11);
+  (out * torch::randn_like(out)).sum().backward();
+  return {out.detach(), q.grad(), keys.grad(), values.grad(),
+          with_bias ? beta.grad() : torch::Tensor()};
+}
+
+void expect_close(const torch::Tensor& a, const torch::Tensor& b, double tolerance,
+                  const char* what) {
+  ASSERT_EQ(a.sizes(), b.sizes()) << what;
+  EXPECT_LT((a - b).abs().max().item<double>(), tolerance) << what;
+}
+
+TEST(FusedAttention, OutputsAndGradientsAreThoseOfLibTorchsOps) {
+  torch::manual_seed(3);
+  // Queries as many as keys (the encoder) or not (the glimpse's steps); one key; one head.
+  for (const auto& [B, M, r, n, d] : std::vector<std::array<int64_t, 5>>{
+           {3, 4, 7, 7, 5}, {2, 8, 10, 13, 16}, {2, 1, 4, 1, 3}, {1, 3, 1, 9, 2}}) {
+    const auto c = random_case(B, M, r, n, d, torch::kDouble);
+    for (const bool with_bias : {false, true}) {
+      for (const bool with_mask : {false, true}) {
+        SCOPED_TRACE(testing::Message()
+                     << "B M r n d " << B << " " << M << " " << r << " " << n << " " << d
+                     << ", bias " << with_bias << ", mask " << with_mask);
+        const auto fused =
+            run(c, with_bias, with_mask, [](auto&&... a) { return fused_attention(a...); });
+        const auto expected =
+            run(c, with_bias, with_mask, [](auto&&... a) { return reference(a...); });
+        expect_close(fused.out, expected.out, 1e-12, "out");
+        expect_close(fused.q, expected.q, 1e-12, "q");
+        expect_close(fused.keys, expected.keys, 1e-12, "keys");
+        expect_close(fused.values, expected.values, 1e-12, "values");
+        if (with_bias) expect_close(fused.beta, expected.beta, 1e-11, "beta");
+      }
+    }
+  }
+}
+
+// The glimpse memory stores keys and values node axis last ([B, M, d, n]); the
+// kernels read that storage through a transposed view, gradients included.
+TEST(FusedAttention, ReadsTransposedStorageAsItIs) {
+  torch::manual_seed(4);
+  const auto c = random_case(2, 3, 6, 9, 4, torch::kDouble);
+  const auto stored = [](const torch::Tensor& t) {
+    return t.transpose(-1, -2).contiguous().transpose(-1, -2);
+  };
+  const auto fused =
+      run(c, true, true,
+          [&](const torch::Tensor& q, const torch::Tensor& k, const torch::Tensor& v,
+              auto&&... rest) { return fused_attention(q, stored(k), stored(v), rest...); });
+  const auto expected = run(c, true, true, [](auto&&... a) { return reference(a...); });
+  expect_close(fused.out, expected.out, 1e-12, "out");
+  expect_close(fused.keys, expected.keys, 1e-12, "keys");
+  expect_close(fused.values, expected.values, 1e-12, "values");
+}
+
+// Without gradients the scores of a bounded number of heads exist at a time: 512
+// heads of 100 x 100 scores are more than one chunk. Float, as models run.
+TEST(FusedAttention, WithoutGradientsInChunksGivesTheSameAttention) {
+  torch::manual_seed(5);
+  const auto c = random_case(64, 8, 100, 100, 16, torch::kFloat);
+  torch::NoGradGuard no_grad;
+  const auto fused = fused_attention(c.q, c.keys, c.values, 0.25, c.bias, c.masked);
+  const auto expected = reference(c.q, c.keys, c.values, 0.25, c.bias, c.masked);
+  expect_close(fused, expected, 1e-5, "out");
+}
+
+}  // namespace
+}  // namespace eie::nn
