@@ -124,10 +124,20 @@ void attention_backward(const T* q, const GroupMatrices<T>& keys, const GroupMat
       }
       product(s.r, s.d, s.n, terms.scale, plain(dS, s.n), factor(keys, g, false), T{0},
               grad_q + g * s.r * s.d, s.d);
-      product(s.n, s.d, s.r, terms.scale, plain(dS, s.n, true), plain(qg, s.d), T{0},
-              grad_keys + g * s.n * s.d, s.d);
-      product(s.n, s.d, s.r, T{1}, plain(P, s.n, true), plain(dO, s.d), T{0},
-              grad_values + g * s.n * s.d, s.d);
+      // dK = scale dS^T q and dV = P^T dO, or their transposes for keys and values
+      // stored node axis last (their gradients then accumulate without a transposed copy).
+      T* dK = grad_keys + g * s.n * s.d;
+      if (keys.by_column) {
+        product(s.d, s.n, s.r, terms.scale, plain(qg, s.d, true), plain(dS, s.n), T{0}, dK, s.n);
+      } else {
+        product(s.n, s.d, s.r, terms.scale, plain(dS, s.n, true), plain(qg, s.d), T{0}, dK, s.d);
+      }
+      T* dV = grad_values + g * s.n * s.d;
+      if (values.by_column) {
+        product(s.d, s.n, s.r, T{1}, plain(dO, s.d, true), plain(P, s.n), T{0}, dV, s.n);
+      } else {
+        product(s.n, s.d, s.r, T{1}, plain(P, s.n, true), plain(dO, s.d), T{0}, dV, s.d);
+      }
     }
   }
 }

@@ -52,7 +52,7 @@ void attention_mix(const T* rows, const GroupMatrices<T>& values, const Attentio
 
 // The backward of out = softmax(scores) values: from the softmax rows [G, r, n] and the
 // gradient of out [G, r, d], the gradients of q [G, r, d], of keys and values [G, n, d]
-// (row-major, whatever their layout) and, when terms.beta is given, beta_grads[g] =
+// (laid out as they are: [G, d, n] when by_column) and, when terms.beta is given, beta_grads[g] =
 // d loss / d beta[m] of group g's part (sum them over instances).
 template <typename T>
 void attention_backward(const T* q, const GroupMatrices<T>& keys, const GroupMatrices<T>& values,

@@ -30,6 +30,12 @@ GroupMatrices<T> matrices(const torch::Tensor& t) {
   return {t.data_ptr<T>(), by_column ? n : d, by_column, n * d};
 }
 
+// A fresh tensor of readable `t`'s shape and layout (row-major, or node axis last).
+torch::Tensor like(const torch::Tensor& t) {
+  if (t.stride(3) == 1) return torch::empty(t.sizes(), t.options());
+  return torch::empty({t.size(0), t.size(1), t.size(3), t.size(2)}, t.options()).transpose(2, 3);
+}
+
 // The operands as the kernels read them (beta, distance and masked: empty tensors
 // for none on the way in).
 struct Operands {
@@ -118,8 +124,7 @@ class FusedAttentionFunction : public torch::autograd::Function<FusedAttentionFu
     const auto& s = o.sizes;
     const auto grad_out = grads[0].contiguous();
     auto grad_q = torch::empty_like(o.q);
-    auto grad_keys = torch::empty({s.B, s.M, s.n, s.d}, o.q.options());
-    auto grad_values = torch::empty({s.B, s.M, s.n, s.d}, o.q.options());
+    auto grad_keys = like(o.keys), grad_values = like(o.values);
     torch::Tensor beta_grads;
     if (o.beta.defined()) beta_grads = torch::empty({s.B, s.M}, o.q.options());
     AT_DISPATCH_FLOATING_TYPES(o.q.scalar_type(), "fused attention backward", [&] {
