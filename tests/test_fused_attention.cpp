@@ -5,9 +5,12 @@
 
 #include <array>
 #include <limits>
+#include <utility>
 #include <vector>
 
+#include "src/nn/entropy_probe.h"
 #include "src/nn/fused_attention.h"
+#include "src/nn/multi_head_attention.h"
 
 namespace eie::nn {
 namespace {
@@ -64,11 +67,15 @@ void expect_close(const torch::Tensor& a, const torch::Tensor& b, double toleran
   EXPECT_LT((a - b).abs().max().item<double>(), tolerance) << what;
 }
 
+// Queries as many as keys (the encoder) or not (the glimpse's steps); one key; one head;
+// one query; width 1; enough work for the kernels' threads.
+const std::vector<std::array<int64_t, 5>> kShapes{{3, 4, 7, 7, 5}, {2, 8, 10, 13, 16},
+                                                  {2, 1, 4, 1, 3}, {1, 3, 1, 9, 2},
+                                                  {2, 2, 5, 6, 1}, {4, 8, 40, 40, 16}};
+
 TEST(FusedAttention, OutputsAndGradientsAreThoseOfLibTorchsOps) {
   torch::manual_seed(3);
-  // Queries as many as keys (the encoder) or not (the glimpse's steps); one key; one head.
-  for (const auto& [B, M, r, n, d] : std::vector<std::array<int64_t, 5>>{
-           {3, 4, 7, 7, 5}, {2, 8, 10, 13, 16}, {2, 1, 4, 1, 3}, {1, 3, 1, 9, 2}}) {
+  for (const auto& [B, M, r, n, d] : kShapes) {
     const auto c = random_case(B, M, r, n, d, torch::kDouble);
     for (const bool with_bias : {false, true}) {
       for (const bool with_mask : {false, true}) {
@@ -93,18 +100,65 @@ TEST(FusedAttention, OutputsAndGradientsAreThoseOfLibTorchsOps) {
 // kernels read that storage through a transposed view, gradients included.
 TEST(FusedAttention, ReadsTransposedStorageAsItIs) {
   torch::manual_seed(4);
-  const auto c = random_case(2, 3, 6, 9, 4, torch::kDouble);
   const auto stored = [](const torch::Tensor& t) {
     return t.transpose(-1, -2).contiguous().transpose(-1, -2);
   };
-  const auto fused =
-      run(c, true, true,
-          [&](const torch::Tensor& q, const torch::Tensor& k, const torch::Tensor& v,
-              auto&&... rest) { return fused_attention(q, stored(k), stored(v), rest...); });
+  for (const auto& [B, M, r, n, d] : kShapes) {
+    SCOPED_TRACE(testing::Message()
+                 << "B M r n d " << B << " " << M << " " << r << " " << n << " " << d);
+    const auto c = random_case(B, M, r, n, d, torch::kDouble);
+    const auto fused =
+        run(c, true, true,
+            [&](const torch::Tensor& q, const torch::Tensor& k, const torch::Tensor& v,
+                auto&&... rest) { return fused_attention(q, stored(k), stored(v), rest...); });
+    const auto expected = run(c, true, true, [](auto&&... a) { return reference(a...); });
+    expect_close(fused.out, expected.out, 1e-12, "out");
+    expect_close(fused.q, expected.q, 1e-12, "q");
+    expect_close(fused.keys, expected.keys, 1e-12, "keys");
+    expect_close(fused.values, expected.values, 1e-12, "values");
+    expect_close(fused.beta, expected.beta, 1e-11, "beta");
+  }
+}
+
+// Float, as models run (sgemm): the same within float's precision.
+TEST(FusedAttention, FloatGradientsAreThoseOfLibTorchsOps) {
+  torch::manual_seed(6);
+  const auto c = random_case(4, 8, 40, 40, 16, torch::kFloat);
+  const auto fused = run(c, true, true, [](auto&&... a) { return fused_attention(a...); });
   const auto expected = run(c, true, true, [](auto&&... a) { return reference(a...); });
-  expect_close(fused.out, expected.out, 1e-12, "out");
-  expect_close(fused.keys, expected.keys, 1e-12, "keys");
-  expect_close(fused.values, expected.values, 1e-12, "values");
+  expect_close(fused.out, expected.out, 1e-5, "out");
+  expect_close(fused.q, expected.q, 1e-4, "q");
+  expect_close(fused.keys, expected.keys, 1e-4, "keys");
+  expect_close(fused.values, expected.values, 1e-4, "values");
+  expect_close(fused.beta, expected.beta, 1e-2, "beta");  // a sum over 51,200 scores
+}
+
+// The encoder's layer runs the fused operation unless an entropy probe asks for the
+// attention rows, which keeps LibTorch's ops: both must give the same layer, gradients
+// included, with trained betas and instances in several groups.
+TEST(FusedAttention, EncoderLayerIsTheOneLibTorchsOpsGive) {
+  torch::manual_seed(7);
+  MultiHeadAttentionOptions options;
+  options.embed_dim = 16, options.heads = 4;
+  options.trained_bias = {true, 2.0, 0, 0, true};
+  MultiHeadAttention layer(options);
+  layer->to(torch::kDouble);
+  const int64_t B = 3, n = 1200;  // groups of 2^22 / n^2 = 2 instances: two groups
+  const auto h = torch::randn({B, n, 16}, torch::kDouble);
+  const NodeGeometry geometry{torch::rand({B, n, 2}, torch::kDouble), {}};
+  std::array<std::pair<torch::Tensor, torch::Tensor>, 2> results;  // output, betas' gradient
+  for (const bool probed : {false, true}) {
+    EntropyProbe probe;
+    AttentionSetting setting;
+    setting.scale = 0.4;
+    if (probed) setting.probe = &probe;
+    layer->zero_grad();
+    const auto out = layer->forward(h, setting, geometry);
+    out.pow(2).sum().backward();
+    results[probed] = {out.detach(), layer->distance_bias.grad().clone()};
+  }
+  expect_close(results[0].first, results[1].first, 1e-10, "out");
+  expect_close(results[0].second, results[1].second, 1e-6, "betas' gradient");
 }
 
 // Without gradients the scores of a bounded number of heads exist at a time: 512

@@ -5,7 +5,11 @@
 #include <type_traits>
 #include <vector>
 
-// The Fortran BLAS interface of libblas.so.3 (OpenBLAS here, as LibTorch uses it).
+#include "src/nn/head_kernels.h"  // kParallelWork
+
+// The Fortran BLAS interface of libblas.so.3: OpenBLAS's OpenMP build with
+// libopenblas0-openmp (scripts/setup.sh), as LibTorch uses it. Inside the kernels' OpenMP
+// regions it runs each product on the calling thread.
 extern "C" {
 void sgemm_(const char* transa, const char* transb, const int* m, const int* n, const int* k,
             const float* alpha, const float* a, const int* lda, const float* b, const int* ldb,
@@ -19,15 +23,12 @@ namespace eie::nn {
 
 namespace {
 
-// Below this much work (multiply-adds) a call stays on one thread.
-constexpr int64_t kParallelWork = int64_t{1} << 16;
-
 // One operand of a product: a matrix and whether the product takes its transpose.
 template <typename T>
 struct Factor {
-  const T* data;
-  int64_t ld;
-  bool transposed;  // of the matrix as stored row-major
+  const T* data;    // row-major storage
+  int64_t ld;       // stride between its rows
+  bool transposed;  // whether the product takes the stored matrix transposed
 };
 
 // Group g's matrix of `m`, transposed in the product when `transpose`.
@@ -41,16 +42,23 @@ Factor<T> factor(const GroupMatrices<T>& m, int64_t g, bool transpose) {
 template <typename T>
 void product(int64_t rows, int64_t cols, int64_t inner, T alpha, Factor<T> a, Factor<T> b, T beta,
              T* c, int64_t ldc) {
+  // In BLAS's column-major terms: c^T [cols, rows] = b^T [cols, inner] a^T [inner, rows].
   const int m = static_cast<int>(cols), n = static_cast<int>(rows), k = static_cast<int>(inner);
-  const int lda = static_cast<int>(b.ld), ldb = static_cast<int>(a.ld),
-            ldcc = static_cast<int>(ldc);
-  const char ta = b.transposed ? 'T' : 'N', tb = a.transposed ? 'T' : 'N';
+  const int ld_first = static_cast<int>(b.ld), ld_second = static_cast<int>(a.ld);
+  const int ld_out = static_cast<int>(ldc);
+  const char op_first = b.transposed ? 'T' : 'N', op_second = a.transposed ? 'T' : 'N';
   if constexpr (std::is_same_v<T, float>) {
-    sgemm_(&ta, &tb, &m, &n, &k, &alpha, b.data, &lda, a.data, &ldb, &beta, c, &ldcc);
+    sgemm_(&op_first, &op_second, &m, &n, &k, &alpha, b.data, &ld_first, a.data, &ld_second, &beta,
+           c, &ld_out);
   } else {
-    dgemm_(&ta, &tb, &m, &n, &k, &alpha, b.data, &lda, a.data, &ldb, &beta, c, &ldcc);
+    dgemm_(&op_first, &op_second, &m, &n, &k, &alpha, b.data, &ld_first, a.data, &ld_second, &beta,
+           c, &ld_out);
   }
 }
+
+// Whether `groups` products of `work` multiply-adds each go to OpenMP threads: a single
+// product stays outside a parallel region, where BLAS may use the threads itself.
+bool spread(int64_t groups, int64_t work) { return groups > 1 && groups * work >= kParallelWork; }
 
 // A row-major matrix of `ld` per row.
 template <typename T>
@@ -65,7 +73,7 @@ void attention_scores(const T* q, const GroupMatrices<T>& keys, const ScoreTerms
                       const AttentionSizes& s, int64_t first, int64_t last, T* scores) {
   const int64_t area = s.r * s.n;
   const T minus_inf = -std::numeric_limits<T>::infinity();
-#pragma omp parallel for schedule(static) if ((last - first) * area * s.d >= kParallelWork)
+#pragma omp parallel for schedule(static) if (spread(last - first, area * s.d))
   for (int64_t g = first; g < last; ++g) {
     T* out = scores + (g - first) * area;
     product(s.r, s.n, s.d, terms.scale, plain(q + g * s.r * s.d, s.d), factor(keys, g, true), T{0},
@@ -86,7 +94,7 @@ void attention_scores(const T* q, const GroupMatrices<T>& keys, const ScoreTerms
 template <typename T>
 void attention_mix(const T* rows, const GroupMatrices<T>& values, const AttentionSizes& s,
                    int64_t first, int64_t last, T* out) {
-#pragma omp parallel for schedule(static) if ((last - first) * s.r * s.n * s.d >= kParallelWork)
+#pragma omp parallel for schedule(static) if (spread(last - first, s.r * s.n * s.d))
   for (int64_t g = first; g < last; ++g) {
     product(s.r, s.d, s.n, T{1}, plain(rows + (g - first) * s.r * s.n, s.n),
             factor(values, g, false), T{0}, out + g * s.r * s.d, s.d);
@@ -98,7 +106,7 @@ void attention_backward(const T* q, const GroupMatrices<T>& keys, const GroupMat
                         const ScoreTerms<T>& terms, const AttentionSizes& s, const T* rows,
                         const T* grad_out, T* grad_q, T* grad_keys, T* grad_values, T* beta_grads) {
   const int64_t G = s.groups(), area = s.r * s.n;
-#pragma omp parallel if (G * area * s.d >= kParallelWork)
+#pragma omp parallel if (spread(G, area * s.d))
   {
     std::vector<T> grad_scores(static_cast<size_t>(area));  // one group's, in cache
     T* dS = grad_scores.data();

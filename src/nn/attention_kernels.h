@@ -16,15 +16,19 @@ namespace eie::nn {
 // `by_column` (keys and values of the glimpse memory are stored node axis last).
 template <typename T>
 struct GroupMatrices {
-  const T* data = nullptr;  // group 0's matrix
-  int64_t ld = 0;           // stride between rows (columns when by_column)
-  bool by_column = false;   // stored transposed
-  int64_t group_stride = 0;
+  const T* data = nullptr;   // group 0's matrix
+  int64_t ld = 0;            // stride between rows (columns when by_column)
+  bool by_column = false;    // stored transposed
+  int64_t group_stride = 0;  // elements from one group's matrix to the next
 };
 
 // Sizes of one attention call: B instances x M heads, r queries over n keys of width d.
 struct AttentionSizes {
-  int64_t B = 0, M = 0, r = 0, n = 0, d = 0;
+  int64_t B = 0;  // instances
+  int64_t M = 0;  // heads
+  int64_t r = 0;  // queries per instance and head
+  int64_t n = 0;  // keys (nodes)
+  int64_t d = 0;  // head width
   [[nodiscard]] int64_t groups() const { return B * M; }
 };
 

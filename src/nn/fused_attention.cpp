@@ -31,7 +31,7 @@ GroupMatrices<T> matrices(const torch::Tensor& t) {
 }
 
 // A fresh tensor of readable `t`'s shape and layout (row-major, or node axis last).
-torch::Tensor like(const torch::Tensor& t) {
+torch::Tensor empty_in_layout_of(const torch::Tensor& t) {
   if (t.stride(3) == 1) return torch::empty(t.sizes(), t.options());
   return torch::empty({t.size(0), t.size(1), t.size(3), t.size(2)}, t.options()).transpose(2, 3);
 }
@@ -49,6 +49,16 @@ struct Operands {
 Operands prepare(const torch::Tensor& q, const torch::Tensor& keys, const torch::Tensor& values,
                  double scale, const torch::Tensor& beta, const torch::Tensor& distance,
                  const torch::Tensor& masked) {
+  const int64_t B = q.size(0), M = q.size(1), r = q.size(2), n = keys.size(2), d = q.size(3);
+  TORCH_CHECK(keys.sizes() == values.sizes() && keys.sizes() == torch::IntArrayRef({B, M, n, d}),
+              "fused attention: keys and values must be [B, M, n, d] for queries [B, M, r, d]");
+  TORCH_CHECK(keys.scalar_type() == q.scalar_type() && values.scalar_type() == q.scalar_type(),
+              "fused attention: queries, keys and values of one type");
+  TORCH_CHECK(beta.numel() == 0 || (beta.sizes() == torch::IntArrayRef({M}) &&
+                                    distance.sizes() == torch::IntArrayRef({B, r, n})),
+              "fused attention: betas [M] and distances [B, r, n]");
+  TORCH_CHECK(masked.numel() == 0 || masked.sizes() == torch::IntArrayRef({B, r, n}),
+              "fused attention: mask [B, r, n]");
   Operands o;
   o.q = q.contiguous();
   o.keys = readable(keys);
@@ -59,7 +69,7 @@ Operands prepare(const torch::Tensor& q, const torch::Tensor& keys, const torch:
   }
   if (masked.numel() > 0) o.masked = masked.to(torch::kBool).contiguous();
   o.scale = scale;
-  o.sizes = {q.size(0), q.size(1), q.size(2), keys.size(2), q.size(3)};
+  o.sizes = {B, M, r, n, d};
   return o;
 }
 
@@ -80,8 +90,12 @@ ScoreTerms<T> terms(const Operands& o) {
 torch::Tensor forward_pass(const Operands& o, torch::Tensor* kept) {
   const auto& s = o.sizes;
   const int64_t G = s.groups(), area = s.r * s.n;
-  const int64_t chunk = kept ? G : std::clamp<int64_t>(kScoreBudget / area, 1, G);
   auto out = torch::empty({s.B, s.M, s.r, s.d}, o.q.options());
+  if (G == 0 || area == 0) {  // no queries, or no keys to attend to
+    if (kept) *kept = torch::empty({G, s.r, s.n}, o.q.options());
+    return out.zero_();
+  }
+  const int64_t chunk = kept ? G : std::clamp<int64_t>(kScoreBudget / area, 1, G);
   auto rows = torch::empty({chunk, s.r, s.n}, o.q.options());
   AT_DISPATCH_FLOATING_TYPES(o.q.scalar_type(), "fused attention", [&] {
     const auto keys = matrices<scalar_t>(o.keys), values = matrices<scalar_t>(o.values);
@@ -107,7 +121,8 @@ class FusedAttentionFunction : public torch::autograd::Function<FusedAttentionFu
     const auto o = prepare(q, keys, values, scale, beta, distance, masked);
     torch::Tensor rows;
     auto out = forward_pass(o, &rows);
-    ctx->save_for_backward({o.q, o.keys, o.values, o.beta, o.distance, o.masked, rows});
+    // Not the mask: masked scores have softmax weight 0, which `rows` holds.
+    ctx->save_for_backward({o.q, o.keys, o.values, o.beta, o.distance, rows});
     ctx->saved_data["scale"] = scale;
     return out;
   }
@@ -117,16 +132,26 @@ class FusedAttentionFunction : public torch::autograd::Function<FusedAttentionFu
     const auto saved = ctx->get_saved_variables();
     Operands o;
     o.q = saved[0], o.keys = saved[1], o.values = saved[2];
-    o.beta = saved[3], o.distance = saved[4], o.masked = saved[5];
+    o.beta = saved[3], o.distance = saved[4];
     o.scale = ctx->saved_data["scale"].toDouble();
     o.sizes = {o.q.size(0), o.q.size(1), o.q.size(2), o.keys.size(2), o.q.size(3)};
-    const auto& rows = saved[6];
+    const auto& rows = saved[5];
     const auto& s = o.sizes;
     const auto grad_out = grads[0].contiguous();
     auto grad_q = torch::empty_like(o.q);
-    auto grad_keys = like(o.keys), grad_values = like(o.values);
+    auto grad_keys = empty_in_layout_of(o.keys), grad_values = empty_in_layout_of(o.values);
     torch::Tensor beta_grads;
-    if (o.beta.defined()) beta_grads = torch::empty({s.B, s.M}, o.q.options());
+    if (o.beta.defined()) beta_grads = torch::zeros({s.B, s.M}, o.q.options());
+    if (s.groups() == 0 || s.r * s.n == 0) {
+      const auto none = [](torch::Tensor t) { return t.zero_(); };
+      return {none(grad_q),
+              none(grad_keys),
+              none(grad_values),
+              beta_grads.defined() ? beta_grads.sum(0) : torch::Tensor(),
+              {},
+              {},
+              {}};
+    }
     AT_DISPATCH_FLOATING_TYPES(o.q.scalar_type(), "fused attention backward", [&] {
       attention_backward(o.q.data_ptr<scalar_t>(), matrices<scalar_t>(o.keys),
                          matrices<scalar_t>(o.values), terms<scalar_t>(o), s,
@@ -142,9 +167,10 @@ class FusedAttentionFunction : public torch::autograd::Function<FusedAttentionFu
 
 }  // namespace
 
-bool fused_attention_applies(const torch::Tensor& q) {
-  return q.device().is_cpu() &&
-         (q.scalar_type() == torch::kFloat || q.scalar_type() == torch::kDouble);
+bool fused_attention_applies(const torch::Tensor& q, const torch::Tensor& keys) {
+  return q.device().is_cpu() && keys.device().is_cpu() &&
+         (q.scalar_type() == torch::kFloat || q.scalar_type() == torch::kDouble) &&
+         keys.scalar_type() == q.scalar_type();
 }
 
 torch::Tensor fused_attention(const torch::Tensor& q, const torch::Tensor& keys,

@@ -12,8 +12,9 @@
 
 namespace eie::nn {
 
-// Whether fused_attention() runs on these queries (float or double on the CPU).
-[[nodiscard]] bool fused_attention_applies(const torch::Tensor& q);
+// Whether fused_attention() runs on these queries and keys (both float or both double, on
+// the CPU).
+[[nodiscard]] bool fused_attention_applies(const torch::Tensor& q, const torch::Tensor& keys);
 
 // Attention of queries q [B, M, r, d] over keys and values [B, M, n, d] (any strides;
 // the glimpse memory's transposed [B, M, d, n] storage is read as it is): [B, M, r, d].

@@ -103,7 +103,7 @@ torch::Tensor glimpse_steps(const GlimpseMemory& memory, const torch::Tensor& qu
     return torch::cat(parts, 1);
   }
   const auto q = queries.view({B, T, M, d}).permute({0, 2, 1, 3});  // [B, M, T, d]
-  if (fused_attention_applies(q)) {
+  if (fused_attention_applies(q, memory.keys)) {
     return fused_attention(q, memory.keys.transpose(-1, -2), memory.values.transpose(-1, -2), scale,
                            bias, masked)
         .permute({0, 2, 1, 3})

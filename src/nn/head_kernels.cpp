@@ -5,8 +5,6 @@
 namespace eie::nn {
 
 namespace {
-// Below this much work (multiply-adds) a call stays on one thread.
-constexpr int64_t kParallelWork = int64_t{1} << 16;
 // Partial sums per dot product: independent accumulators the compiler vectorises.
 constexpr int64_t kLanes = 8;
 }  // namespace

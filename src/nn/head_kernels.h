@@ -10,6 +10,9 @@
 
 namespace eie::nn {
 
+// Below this much work (multiply-adds) a kernel call stays on one thread.
+inline constexpr int64_t kParallelWork = int64_t{1} << 16;
+
 // out[g, j] = sum_c query[g, c] * keys[g, c, j]: keys [G, d, n] (node axis last),
 // query [G, d], out [G, n]. OpenMP over groups.
 template <typename T>

@@ -120,9 +120,10 @@ torch::Tensor MultiHeadAttentionImpl::forward(const torch::Tensor& h,
   const auto k_t = k.transpose(-1, -2);
   const int64_t per_instance = M * n * n;
   std::vector<torch::Tensor> parts;  // [b, M, n, d] each
-  if (fused_attention_applies(q) && !setting.probe) {
-    // Instances in groups whose distances stay bounded (the kernels bound the scores).
-    const int64_t group = std::max<int64_t>(1, kRowBudget / (n * n));
+  if (fused_attention_applies(q, k) && !setting.probe) {
+    // The kernels bound the scores they hold; with a bias, instances go in groups whose
+    // distances stay bounded too.
+    const int64_t group = beta.defined() ? std::max<int64_t>(1, kRowBudget / (n * n)) : B;
     for (int64_t b = 0; b < B; b += group) {
       const auto e = std::min(B, b + group);
       const auto at = positions.defined() ? positions.slice(0, b, e) : positions;
