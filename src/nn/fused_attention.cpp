@@ -142,24 +142,18 @@ class FusedAttentionFunction : public torch::autograd::Function<FusedAttentionFu
     auto grad_keys = empty_in_layout_of(o.keys), grad_values = empty_in_layout_of(o.values);
     torch::Tensor beta_grads;
     if (o.beta.defined()) beta_grads = torch::zeros({s.B, s.M}, o.q.options());
-    if (s.groups() == 0 || s.r * s.n == 0) {
-      const auto none = [](torch::Tensor t) { return t.zero_(); };
-      return {none(grad_q),
-              none(grad_keys),
-              none(grad_values),
-              beta_grads.defined() ? beta_grads.sum(0) : torch::Tensor(),
-              {},
-              {},
-              {}};
+    if (s.groups() == 0 || s.r * s.n == 0) {  // nothing attended: no gradient
+      grad_q.zero_(), grad_keys.zero_(), grad_values.zero_();
+    } else {
+      AT_DISPATCH_FLOATING_TYPES(o.q.scalar_type(), "fused attention backward", [&] {
+        attention_backward(o.q.data_ptr<scalar_t>(), matrices<scalar_t>(o.keys),
+                           matrices<scalar_t>(o.values), terms<scalar_t>(o), s,
+                           rows.data_ptr<scalar_t>(), grad_out.data_ptr<scalar_t>(),
+                           grad_q.data_ptr<scalar_t>(), grad_keys.data_ptr<scalar_t>(),
+                           grad_values.data_ptr<scalar_t>(),
+                           beta_grads.defined() ? beta_grads.data_ptr<scalar_t>() : nullptr);
+      });
     }
-    AT_DISPATCH_FLOATING_TYPES(o.q.scalar_type(), "fused attention backward", [&] {
-      attention_backward(o.q.data_ptr<scalar_t>(), matrices<scalar_t>(o.keys),
-                         matrices<scalar_t>(o.values), terms<scalar_t>(o), s,
-                         rows.data_ptr<scalar_t>(), grad_out.data_ptr<scalar_t>(),
-                         grad_q.data_ptr<scalar_t>(), grad_keys.data_ptr<scalar_t>(),
-                         grad_values.data_ptr<scalar_t>(),
-                         beta_grads.defined() ? beta_grads.data_ptr<scalar_t>() : nullptr);
-    });
     const auto grad_beta = beta_grads.defined() ? beta_grads.sum(0) : torch::Tensor();
     return {grad_q, grad_keys, grad_values, grad_beta, {}, {}, {}};
   }
