@@ -58,6 +58,29 @@ TEST(Decoding, SamplingFollowsThePolicysProbabilities) {
   }
 }
 
+// sample_rows() draws what inverse CDF over LibTorch's cumulative sums draws from the
+// same uniforms (the tensor ops it replaced), in float and double, on unnormalised rows
+// with zero-mass actions, which it never picks.
+TEST(Decoding, SampleRowsIsTheInverseCdfOfTheCumulativeSums) {
+  for (const auto dtype : {torch::kFloat, torch::kDouble}) {
+    auto data = at::make_generator<at::CPUGeneratorImpl>(5);
+    auto probs = torch::rand({4000, 37}, data, torch::TensorOptions().dtype(dtype)) * 3;
+    probs.masked_fill_(torch::rand({4000, 37}, data) < 0.4, 0);
+    probs.select(1, 36).fill_(0);  // a row's last action never has mass here
+    probs.select(1, 0).clamp_min_(1e-3);
+    auto draw = at::make_generator<at::CPUGeneratorImpl>(11);
+    const auto drawn = sample_rows(probs, draw);
+    auto same = at::make_generator<at::CPUGeneratorImpl>(11);
+    const auto uniform = torch::rand({4000, 1}, same, probs.options());
+    const auto cumulative = probs.cumsum(1);
+    const auto target = uniform * cumulative.select(1, 36).unsqueeze(1);
+    const auto expected = torch::searchsorted(cumulative, target, false, true).squeeze(1);
+    const auto last_with_mass = 36 - (probs > 0).flip(1).to(torch::kByte).argmax(1);
+    EXPECT_TRUE(torch::equal(drawn, torch::minimum(expected, last_with_mass))) << dtype;
+    EXPECT_TRUE(probs.gather(1, drawn.unsqueeze(1)).gt(0).all().item<bool>()) << dtype;
+  }
+}
+
 // Sampled copies (sample:K; the attention model decodes them from one encoding per
 // instance) carry the probabilities the network gives their actions when each copy is
 // an instance of its own.

@@ -10,6 +10,7 @@
 #include "src/nn/entropy_probe.h"
 #include "src/nn/glimpse.h"
 #include "src/nn/neighbours.h"
+#include "src/nn/row_gather.h"
 
 namespace eie::policy {
 
@@ -159,11 +160,10 @@ class AttentionDecoder final : public StepPolicy {
   // The step-context part of the query from context nodes [B, T, k] and scalars
   // [B, T, s]: [B, T, E] (a gather per slot: the nodes were projected once).
   torch::Tensor step_context(const torch::Tensor& nodes, const torch::Tensor& scalars) const {
-    const int64_t B = nodes.size(0), T = nodes.size(1), E = fixed_context_.size(1);
     torch::Tensor part;
     for (size_t slot = 0; slot < slot_context_.size(); ++slot) {
-      const auto index = nodes.select(2, static_cast<int64_t>(slot)).unsqueeze(2);
-      const auto gathered = slot_context_[slot].gather(1, index.expand({B, T, E}));
+      const auto gathered =
+          nn::gather_rows(slot_context_[slot], nodes.select(2, static_cast<int64_t>(slot)));
       part = part.defined() ? part + gathered : gathered;
     }
     if (scalars.size(2) > 0) part = part + torch::matmul(scalars, scalar_weight_.t());

@@ -9,20 +9,46 @@ namespace eie {
 
 namespace {
 
-// One draw per row of `probs` [B, A] by inverse CDF: a uniform per row and a
-// binary search in the cumulative sums. (torch::multinomial draws an exponential
-// for every entry: 12,000 logarithms per row at a packing position step.)
-torch::Tensor sample_rows(const torch::Tensor& probs, const c10::optional<torch::Generator>& gen) {
-  const auto cumulative = probs.cumsum(1);
-  const auto total = cumulative.select(1, probs.size(1) - 1).unsqueeze(1);
-  const auto target = torch::rand({probs.size(0), 1}, gen, probs.options()) * total;
-  const auto drawn = torch::searchsorted(cumulative, target, false, true).squeeze(1);
-  // target can round up to the total: stay on the last action that has mass.
-  const auto last = probs.size(1) - 1 - (probs > 0).flip(1).to(torch::kByte).argmax(1);
-  return torch::minimum(drawn, last);
+// sample_rows() on rows of `probs` [B, A] (contiguous, on the CPU) with one uniform
+// each: accumulated in double and compared in T, as LibTorch's cumsum and searchsorted
+// would (the draws of the tensor-op version this replaced, bit for bit).
+template <typename T>
+void draw_rows(const T* probs, const T* uniforms, int64_t B, int64_t A, int64_t* drawn) {
+  for (int64_t b = 0; b < B; ++b) {
+    const T* p = probs + b * A;
+    double sum = 0;
+    for (int64_t a = 0; a < A; ++a) sum += p[a];
+    int64_t last = A - 1;  // the last action with mass, where a draw at the total lands
+    for (int64_t a = A - 1; a >= 0; --a) {
+      if (p[a] > 0) {
+        last = a;
+        break;
+      }
+    }
+    const T target = uniforms[b] * static_cast<T>(sum);
+    double cumulative = 0;
+    int64_t a = 0;
+    for (; a < A; ++a) {
+      cumulative += p[a];
+      if (static_cast<T>(cumulative) > target) break;
+    }
+    drawn[b] = std::min(a, last);
+  }
 }
 
 }  // namespace
+
+torch::Tensor sample_rows(const torch::Tensor& probs, const c10::optional<torch::Generator>& gen) {
+  TORCH_CHECK(probs.dim() == 2 && probs.size(1) > 0, "sample_rows: probabilities [B, A], A > 0");
+  const auto uniforms = torch::rand({probs.size(0)}, gen, probs.options()).cpu();
+  const auto p = probs.cpu().contiguous();
+  auto drawn = torch::empty({p.size(0)}, torch::kLong);
+  AT_DISPATCH_FLOATING_TYPES(p.scalar_type(), "sample rows", [&] {
+    draw_rows(p.data_ptr<scalar_t>(), uniforms.data_ptr<scalar_t>(), p.size(0), p.size(1),
+              drawn.data_ptr<int64_t>());
+  });
+  return drawn.to(probs.device());
+}
 
 Trajectory decode(Environment& env, StepPolicy& policy, Selection selection,
                   std::optional<torch::Generator> generator, const torch::Tensor& forced) {

@@ -27,6 +27,14 @@ struct Trajectory {
   torch::Tensor step_log_probs;  // [B, T] log-probability of each chosen action
 };
 
+// One draw per row of `probs` [B, A] (non-negative, not normalised) by inverse CDF:
+// a uniform per row from `generator` and the first action whose cumulative mass exceeds
+// it, never an action without mass. (torch::multinomial draws an exponential for every
+// entry: 12,000 logarithms per row at a packing position step; LibTorch's cumsum and
+// searchsorted took ten tensor ops per decode step.)
+[[nodiscard]] torch::Tensor sample_rows(const torch::Tensor& probs,
+                                        const c10::optional<torch::Generator>& generator);
+
 // The one decode loop: training, solve and bench all go through it.
 // `forced` [B, P] holds the actions of the first P steps, whatever `selection` says:
 // the whole solution for Selection::replay, a prefix (multi-start: the first action)
