@@ -60,6 +60,20 @@ TEST(DistanceBias, AttentionRowsAreSoftmaxOfScaledProductsLessBetaTimesDistance)
                std::invalid_argument);
 }
 
+// A decode step's distances from the current node (a loop over rows on the CPU) are
+// the pairwise distances' rows, bit for bit, read from positions inside wider features.
+TEST(DistanceBias, DistancesFromTheCurrentNodeAreRowsOfThePairwiseDistances) {
+  for (const auto dtype : {torch::kFloat, torch::kDouble}) {
+    const auto features = torch::rand({300, 50, 3}, torch::TensorOptions().dtype(dtype));
+    const auto positions = features.slice(2, 0, 2);  // not contiguous
+    const auto current = torch::randint(50, {300}, torch::kLong);
+    const auto all = nn::distances(positions, positions);  // [300, 50, 50]
+    const auto expected = all.gather(1, current.view({300, 1, 1}).expand({300, 1, 50})).squeeze(1);
+    EXPECT_TRUE(torch::equal(nn::distances_from(positions, current), expected)) << dtype;
+  }
+  EXPECT_THROW((void)nn::distances_from(torch::rand({2, 4, 2}), torch::tensor({0, 4})), c10::Error);
+}
+
 TEST(DistanceBias, WindowedKernelsAgreeWithFullAttention) {
   torch::manual_seed(4);
   const int64_t B = 2, M = 2, n = 10, d = 4;
