@@ -71,7 +71,9 @@ TEST(DistanceBias, DistancesFromTheCurrentNodeAreRowsOfThePairwiseDistances) {
     const auto expected = all.gather(1, current.view({300, 1, 1}).expand({300, 1, 50})).squeeze(1);
     EXPECT_TRUE(torch::equal(nn::distances_from(positions, current), expected)) << dtype;
   }
-  EXPECT_THROW((void)nn::distances_from(torch::rand({2, 4, 2}), torch::tensor({0, 4})), c10::Error);
+  EXPECT_THROW(
+      (void)nn::distances_from(torch::rand({2, 4, 2}), torch::tensor({0, 4}, torch::kLong)),
+      c10::Error);
 }
 
 TEST(DistanceBias, WindowedKernelsAgreeWithFullAttention) {

@@ -10,7 +10,7 @@
 #include "src/nn/entropy_probe.h"
 #include "src/nn/glimpse.h"
 #include "src/nn/neighbours.h"
-#include "src/nn/row_gather.h"
+#include "src/nn/pick_rows.h"
 
 namespace eie::policy {
 
@@ -163,7 +163,7 @@ class AttentionDecoder final : public StepPolicy {
     torch::Tensor part;
     for (size_t slot = 0; slot < slot_context_.size(); ++slot) {
       const auto gathered =
-          nn::gather_rows(slot_context_[slot], nodes.select(2, static_cast<int64_t>(slot)));
+          nn::pick_rows(slot_context_[slot], nodes.select(2, static_cast<int64_t>(slot)));
       part = part.defined() ? part + gathered : gathered;
     }
     if (scalars.size(2) > 0) part = part + torch::matmul(scalars, scalar_weight_.t());

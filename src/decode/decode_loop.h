@@ -29,8 +29,9 @@ struct Trajectory {
 
 // One draw per row of `probs` [B, A] (non-negative, not normalised) by inverse CDF:
 // a uniform per row from `generator` and the first action whose cumulative mass exceeds
-// it, never an action without mass. (torch::multinomial draws an exponential for every
-// entry: 12,000 logarithms per row at a packing position step; LibTorch's cumsum and
+// it, never an action without mass (a row without any: its last action). On another
+// device than the CPU the rows are drawn on the CPU. (torch::multinomial draws an exponential for
+// every entry: 12,000 logarithms per row at a packing position step; LibTorch's cumsum and
 // searchsorted took ten tensor ops per decode step.)
 [[nodiscard]] torch::Tensor sample_rows(const torch::Tensor& probs,
                                         const c10::optional<torch::Generator>& generator);

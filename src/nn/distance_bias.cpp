@@ -41,8 +41,8 @@ torch::Tensor distances_to(const torch::Tensor& positions, const torch::Tensor& 
 namespace {
 // distances_from() on the CPU: out [R, n] from positions at `p` (strides in elements:
 // rows, nodes, coordinates) and current nodes [R]. The arithmetic of lengths(), so the
-// same numbers: a decode step's five tensor ops over [R, n, 2] took 13 ms at 6,400 rows
-// of 100 nodes (results/speed.md).
+// same numbers (no -march in the build, so no fused multiply-add either): a decode step's
+// five tensor ops over [R, n, 2] took 13 ms at 6,400 rows of 100 nodes (results/speed.md).
 template <typename T>
 void distances_from_rows(const T* p, const std::array<int64_t, 3>& stride, const int64_t* current,
                          int64_t R, int64_t n, T* out) {
@@ -60,23 +60,25 @@ void distances_from_rows(const T* p, const std::array<int64_t, 3>& stride, const
 }  // namespace
 
 torch::Tensor distances_from(const torch::Tensor& positions, const torch::Tensor& current) {
+  TORCH_CHECK(positions.dim() == 3 && positions.size(2) == 2 && current.dim() == 1 &&
+                  current.size(0) == positions.size(0) && current.scalar_type() == torch::kLong,
+              "distances_from: positions [R, n, 2] and int64 current nodes [R]");
   const int64_t R = positions.size(0), n = positions.size(1);
   const bool kernel =
-      positions.device().is_cpu() && !positions.requires_grad() &&
+      positions.device().is_cpu() && current.device().is_cpu() && !positions.requires_grad() &&
       (positions.scalar_type() == torch::kFloat || positions.scalar_type() == torch::kDouble);
   if (!kernel) {
     const auto here = positions.gather(1, current.view({R, 1, 1}).expand({R, 1, 2}));
     return distances(here, positions).squeeze(1);
   }
-  const auto at = current.to(torch::kLong).contiguous();
-  TORCH_CHECK(at.numel() == R &&
-                  (R == 0 || (at.min().item<int64_t>() >= 0 && at.max().item<int64_t>() < n)),
-              "distances_from: a current node per row, in range");
+  const auto rows = current.contiguous();
+  TORCH_CHECK(R == 0 || (rows.min().item<int64_t>() >= 0 && rows.max().item<int64_t>() < n),
+              "distances_from: a current node out of range");
   auto out = torch::empty({R, n}, positions.options());
   AT_DISPATCH_FLOATING_TYPES(positions.scalar_type(), "distances from", [&] {
     distances_from_rows(positions.data_ptr<scalar_t>(),
                         {positions.stride(0), positions.stride(1), positions.stride(2)},
-                        at.data_ptr<int64_t>(), R, n, out.data_ptr<scalar_t>());
+                        rows.data_ptr<int64_t>(), R, n, out.data_ptr<scalar_t>());
   });
   return out;
 }

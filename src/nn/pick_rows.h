@@ -13,6 +13,6 @@ namespace eie::nn {
 
 // table [B, n, E] (float or double; other types and devices fall back to gather),
 // index [B, T] int64 in [0, n): [B, T, E]. Gradients flow to the table.
-[[nodiscard]] torch::Tensor gather_rows(const torch::Tensor& table, const torch::Tensor& index);
+[[nodiscard]] torch::Tensor pick_rows(const torch::Tensor& table, const torch::Tensor& index);
 
 }  // namespace eie::nn

@@ -1,6 +1,5 @@
-#include "src/nn/row_gather.h"
+#include "src/nn/pick_rows.h"
 
-#include <algorithm>
 #include <cstring>
 
 #include "src/nn/head_kernels.h"  // kParallelWork
@@ -23,8 +22,8 @@ void copy_rows(const T* table, const int64_t* index, int64_t B, int64_t n, int64
   }
 }
 
-// grad_table [B, n, E] (zeroed) += grad_out [B, T, E] at index [B, T]: instances apart
-// (rows of one instance may share a target), so threads split them.
+// grad_table [B, n, E] (zeroed) += grad_out [B, T, E] at index [B, T]. Threads take whole
+// instances: rows of one instance may add to the same row.
 template <typename T>
 void add_rows(const T* grad_out, const int64_t* index, int64_t B, int64_t n, int64_t steps,
               int64_t E, T* grad_table) {
@@ -39,43 +38,47 @@ void add_rows(const T* grad_out, const int64_t* index, int64_t B, int64_t n, int
   }
 }
 
-class GatherRowsFunction : public torch::autograd::Function<GatherRowsFunction> {
+class PickRowsFunction : public torch::autograd::Function<PickRowsFunction> {
  public:
   static torch::Tensor forward(torch::autograd::AutogradContext* ctx, const torch::Tensor& table,
                                const torch::Tensor& index) {
     const auto data = table.contiguous();
-    const auto at = index.contiguous();
-    const int64_t B = data.size(0), n = data.size(1), E = data.size(2), steps = at.size(1);
+    const auto picked = index.contiguous();
+    const int64_t B = data.size(0), n = data.size(1), E = data.size(2), steps = picked.size(1);
     auto out = torch::empty({B, steps, E}, data.options());
-    AT_DISPATCH_FLOATING_TYPES(data.scalar_type(), "gather rows", [&] {
-      copy_rows(data.data_ptr<scalar_t>(), at.data_ptr<int64_t>(), B, n, steps, E,
-                out.data_ptr<scalar_t>());
-    });
-    ctx->save_for_backward({at});
+    if (out.numel() > 0) {
+      AT_DISPATCH_FLOATING_TYPES(data.scalar_type(), "pick rows", [&] {
+        copy_rows(data.data_ptr<scalar_t>(), picked.data_ptr<int64_t>(), B, n, steps, E,
+                  out.data_ptr<scalar_t>());
+      });
+    }
+    ctx->save_for_backward({picked});
     ctx->saved_data["nodes"] = n;
     return out;
   }
 
   static torch::autograd::variable_list backward(torch::autograd::AutogradContext* ctx,
                                                  torch::autograd::variable_list grads) {
-    const auto at = ctx->get_saved_variables()[0];
+    const auto picked = ctx->get_saved_variables()[0];
     const auto grad_out = grads[0].contiguous();
     const int64_t B = grad_out.size(0), steps = grad_out.size(1), E = grad_out.size(2);
     const int64_t n = ctx->saved_data["nodes"].toInt();
     auto grad_table = torch::zeros({B, n, E}, grad_out.options());
-    AT_DISPATCH_FLOATING_TYPES(grad_out.scalar_type(), "gather rows backward", [&] {
-      add_rows(grad_out.data_ptr<scalar_t>(), at.data_ptr<int64_t>(), B, n, steps, E,
-               grad_table.data_ptr<scalar_t>());
-    });
+    if (grad_out.numel() > 0) {
+      AT_DISPATCH_FLOATING_TYPES(grad_out.scalar_type(), "pick rows backward", [&] {
+        add_rows(grad_out.data_ptr<scalar_t>(), picked.data_ptr<int64_t>(), B, n, steps, E,
+                 grad_table.data_ptr<scalar_t>());
+      });
+    }
     return {grad_table, {}};
   }
 };
 
 }  // namespace
 
-torch::Tensor gather_rows(const torch::Tensor& table, const torch::Tensor& index) {
+torch::Tensor pick_rows(const torch::Tensor& table, const torch::Tensor& index) {
   TORCH_CHECK(table.dim() == 3 && index.dim() == 2 && index.size(0) == table.size(0),
-              "gather_rows: table [B, n, E] and index [B, T]");
+              "pick_rows: table [B, n, E] and index [B, T]");
   const bool kernels =
       table.device().is_cpu() && index.device().is_cpu() && index.scalar_type() == torch::kLong &&
       (table.scalar_type() == torch::kFloat || table.scalar_type() == torch::kDouble);
@@ -85,8 +88,8 @@ torch::Tensor gather_rows(const torch::Tensor& table, const torch::Tensor& index
   // A wrong index would read or write outside the table: LibTorch's gather checks too.
   TORCH_CHECK(index.numel() == 0 ||
                   (index.min().item<int64_t>() >= 0 && index.max().item<int64_t>() < table.size(1)),
-              "gather_rows: index out of range");
-  return GatherRowsFunction::apply(table, index);
+              "pick_rows: index out of range");
+  return PickRowsFunction::apply(table, index);
 }
 
 }  // namespace eie::nn
