@@ -4,10 +4,12 @@
 // of eie train's step (AttentionAgent::run and the trainer), timed one by one after
 // warm-up steps. With STARTS > 0, the multi-start step instead: no baseline rollout,
 // each instance decoded from STARTS forced first cities with gradients (no scoring
-// pass), the encoder run once. With OPS = ops, also the backward of the last step op by
-// op (LibTorch's profiler: self time, calls, and the rate of ops that count their
-// floating-point operations; the profiler's own cost inflates ops that are many and small).
-// Run: build/experiments/rollout_step_profile [STEPS [BATCH [THREADS [STARTS [OPS]]]]]
+// pass), the encoder run once. With OPS = ops, also the sampled decode and the backward
+// of one more step op by op (LibTorch's profiler: self time, calls, and the rate of ops
+// that count their floating-point operations; the profiler's own cost inflates ops that
+// are many and small). With BIAS = bias, the network has the shipped models' learned
+// distance bias (pointer beta 8, the other betas 0).
+// Run: build/experiments/rollout_step_profile [STEPS [BATCH [THREADS [STARTS [OPS [BIAS]]]]]]
 #include <omp.h>
 #include <torch/csrc/autograd/profiler_legacy.h>
 
@@ -36,8 +38,9 @@ struct OpTotals {
   uint64_t flops = 0;
 };
 
-// The ops of `lists` (each thread's push and pop events, nested) by self time.
-void print_op_table(const profiler::thread_event_lists& lists) {
+// The ops of `lists` (each thread's push and pop events, nested) by self time, as the
+// table of `phase`.
+void print_op_table(const std::string& phase, const profiler::thread_event_lists& lists) {
   std::map<std::string, OpTotals> totals;
   double all_us = 0;
   for (const auto& events : lists) {
@@ -65,7 +68,7 @@ void print_op_table(const profiler::thread_event_lists& lists) {
   std::vector<std::pair<std::string, OpTotals>> rows(totals.begin(), totals.end());
   std::sort(rows.begin(), rows.end(),
             [](const auto& a, const auto& b) { return a.second.self_us > b.second.self_us; });
-  std::printf("\n| op in the backward (self time) | ms | share | calls | GFLOP/s |\n");
+  std::printf("\n| op in the %s (self time) | ms | share | calls | GFLOP/s |\n", phase.c_str());
   std::printf("|---|---|---|---|---|\n");
   for (size_t i = 0; i < std::min<size_t>(rows.size(), 12); ++i) {
     const auto& [name, t] = rows[i];
@@ -86,12 +89,18 @@ int main(int argc, char** argv) {
   const int threads = argc > 3 ? std::stoi(argv[3]) : 2;
   const int64_t starts = argc > 4 ? std::stoll(argv[4]) : 0;
   const bool ops = argc > 5 && std::string(argv[5]) == "ops";
+  NetworkOptions network;
+  if (argc > 6 && std::string(argv[6]) == "bias") {
+    network.encoder.trained_bias.enabled = true;
+    network.encoder.trained_bias.pointer_init = 8;
+    network.encoder.trained_bias.learn = true;
+  }
   torch::set_num_threads(threads);
   omp_set_num_threads(threads);
   const int64_t n = 100;
   const auto problem = make_problem("tsp");
   const auto routing = std::dynamic_pointer_cast<const RoutingProblem>(problem);
-  auto agent = make_agent(problem, NetworkOptions{}, n);
+  auto agent = make_agent(problem, network, n);
   auto& attention = dynamic_cast<policy::AttentionAgent&>(*agent);
   auto& model = attention.model();
   const auto baseline = agent->clone();
@@ -108,6 +117,15 @@ int main(int argc, char** argv) {
       "scoring (with gradients)",
       "backward",
       "Adam step"};
+  // Profiles what runs while `guard` lives, into the op table of `phase`.
+  using Guard = std::optional<profiler::TLSLegacyProfilerGuard>;
+  const auto profile = [](Guard& guard, const std::string& phase) {
+    guard.emplace(
+        torch::profiler::impl::ProfilerConfig(torch::profiler::impl::ProfilerState::CPU,
+                                              /*report_input_shapes=*/true, false, false,
+                                              /*with_flops=*/true),
+        [phase](const profiler::thread_event_lists& lists) { print_op_table(phase, lists); });
+  };
   // Two warm-up steps; with `ops`, one more after the timed ones, profiled.
   for (int step = -2; step < steps + (ops ? 1 : 0); ++step) {
     const auto instances = problem->generate(batch, n, generator);
@@ -138,6 +156,8 @@ int main(int argc, char** argv) {
       std::optional<torch::NoGradGuard> no_grad;
       if (starts == 0) no_grad.emplace();
       const auto decoding = routing->environment(decoded);
+      Guard guard;
+      if (step == steps) profile(guard, "sampled decode");
       t = decode(*decoding,
                  *model->start(*decoding, starts == 0 ? embeddings.detach() : embeddings, plan, K),
                  Selection::sample, generator, forced);
@@ -153,14 +173,9 @@ int main(int argc, char** argv) {
     const auto loss = ((t.cost - reference) * log_likelihood).mean();
     phase(order[3]);
     optimizer.zero_grad();
-    if (step == steps) {
-      profiler::TLSLegacyProfilerGuard guard(
-          torch::profiler::impl::ProfilerConfig(torch::profiler::impl::ProfilerState::CPU,
-                                                /*report_input_shapes=*/true, false, false,
-                                                /*with_flops=*/true),
-          print_op_table);
-      loss.backward();
-    } else {
+    {
+      Guard guard;
+      if (step == steps) profile(guard, "backward");
       loss.backward();
     }
     phase(order[4]);
