@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "src/nn/head_kernels.h"  // kParallelWork
+#include "src/nn/kernel_operands.h"
 
 namespace eie::nn {
 
@@ -65,8 +66,7 @@ torch::Tensor distances_from(const torch::Tensor& positions, const torch::Tensor
               "distances_from: positions [R, n, 2] and int64 current nodes [R]");
   const int64_t R = positions.size(0), n = positions.size(1);
   const bool kernel =
-      positions.device().is_cpu() && current.device().is_cpu() && !positions.requires_grad() &&
-      (positions.scalar_type() == torch::kFloat || positions.scalar_type() == torch::kDouble);
+      kernel_operand(positions) && current.device().is_cpu() && !positions.requires_grad();
   if (!kernel) {
     const auto here = positions.gather(1, current.view({R, 1, 1}).expand({R, 1, 2}));
     return distances(here, positions).squeeze(1);

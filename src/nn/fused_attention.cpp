@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "src/nn/attention_kernels.h"
+#include "src/nn/kernel_operands.h"
 
 namespace eie::nn {
 
@@ -162,9 +163,7 @@ class FusedAttentionFunction : public torch::autograd::Function<FusedAttentionFu
 }  // namespace
 
 bool fused_attention_applies(const torch::Tensor& q, const torch::Tensor& keys) {
-  return q.device().is_cpu() && keys.device().is_cpu() &&
-         (q.scalar_type() == torch::kFloat || q.scalar_type() == torch::kDouble) &&
-         keys.scalar_type() == q.scalar_type();
+  return kernel_operand(q) && keys.device().is_cpu() && keys.scalar_type() == q.scalar_type();
 }
 
 torch::Tensor fused_attention(const torch::Tensor& q, const torch::Tensor& keys,

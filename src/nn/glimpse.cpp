@@ -7,6 +7,7 @@
 #include "src/nn/entropy_probe.h"
 #include "src/nn/fused_attention.h"
 #include "src/nn/head_kernels.h"
+#include "src/nn/kernel_operands.h"
 
 namespace eie::nn {
 
@@ -22,8 +23,7 @@ constexpr int64_t kMaxStepScores = int64_t{1} << 26;
 // Without gradients, on the CPU, the glimpse runs on head_kernels.h (`t` and `memory`
 // of one floating type).
 bool kernels_apply(const torch::Tensor& t, const torch::Tensor& memory) {
-  return !torch::GradMode::is_enabled() && t.device().is_cpu() &&
-         (t.scalar_type() == torch::kFloat || t.scalar_type() == torch::kDouble) &&
+  return !torch::GradMode::is_enabled() && kernel_operand(t) &&
          memory.scalar_type() == t.scalar_type();
 }
 

@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "src/nn/head_kernels.h"  // kParallelWork
+#include "src/nn/kernel_operands.h"
 
 namespace eie::nn {
 
@@ -80,8 +81,7 @@ torch::Tensor pick_rows(const torch::Tensor& table, const torch::Tensor& index) 
   TORCH_CHECK(table.dim() == 3 && index.dim() == 2 && index.size(0) == table.size(0),
               "pick_rows: table [B, n, E] and index [B, T]");
   const bool kernels =
-      table.device().is_cpu() && index.device().is_cpu() && index.scalar_type() == torch::kLong &&
-      (table.scalar_type() == torch::kFloat || table.scalar_type() == torch::kDouble);
+      kernel_operand(table) && index.device().is_cpu() && index.scalar_type() == torch::kLong;
   if (!kernels) {
     return table.gather(1, index.unsqueeze(2).expand({-1, -1, table.size(2)}));
   }
