@@ -111,6 +111,7 @@ TEST(Cli, BadMultiStartOptions) {
                        "--baseline-eval-size");
   expect_clean_failure(eie(train + " --baseline multistart --paper-lr"), "--paper-lr");
   expect_clean_failure(eie(train + " --starts 5"), "need --baseline multistart");
+  expect_clean_failure(eie(train + " --learn-first"), "need --baseline multistart");
   expect_clean_failure(eie(train + " --baseline multistart --teacher nn"), "--teacher");
   // A size curriculum: a range of sizes that can hold every start, no imitation.
   expect_clean_failure(eie(train + " --sizes 20-5"), "--sizes '20-5': expected MIN-MAX");

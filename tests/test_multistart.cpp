@@ -110,7 +110,11 @@ std::vector<torch::Tensor> gradients(torch::nn::Module& network) {
   return out;
 }
 
-TEST(MultiStart, GradientEqualsAHandComputedReinforceGradient) {
+// With `learn_first`, the policy's own first action is trained too (first_choice_loss).
+class MultiStartGradient : public ::testing::TestWithParam<bool> {};
+
+TEST_P(MultiStartGradient, EqualsAHandComputedReinforceGradient) {
+  const bool learn_first = GetParam();
   auto agent = test::eval_double_agent("tsp", 5);
   auto& network = agent->network();
   const auto& problem = agent->problem();
@@ -120,7 +124,7 @@ TEST(MultiStart, GradientEqualsAHandComputedReinforceGradient) {
   const int64_t K = 5, B = 2;
 
   auto sampler = at::make_generator<at::CPUGeneratorImpl>(17);
-  const auto m = multistart_loss(*agent, instances, 1, K, sampler);
+  const auto m = multistart_loss(*agent, instances, 1, K, sampler, learn_first);
   network.zero_grad();
   m.loss.backward();
   const auto trainer_gradient = gradients(network);
@@ -128,6 +132,8 @@ TEST(MultiStart, GradientEqualsAHandComputedReinforceGradient) {
   // By hand: trajectory by trajectory, the gradient of its own log-likelihood (steps
   // after the forced first city), weighted by its cost minus its instance's mean cost,
   // costs recomputed by the independent check; the mean over the B K trajectories.
+  // With learn_first, also the gradient of the forced first city's log-probability,
+  // weighted by the advantage and the policy's probability of that city, over B.
   const auto repeated = instances.repeat_each(K);
   const auto costs = problem.check(repeated, m.actions).view({B, K});
   std::vector<torch::Tensor> expected;
@@ -139,9 +145,14 @@ TEST(MultiStart, GradientEqualsAHandComputedReinforceGradient) {
       network.zero_grad();
       const auto single = agent->replay(repeated.slice(row, row + 1),
                                         m.actions.slice(0, row, row + 1), Mode::training);
-      single.step_log_probs.slice(1, 1).sum().backward();
+      auto weighted = single.step_log_probs.slice(1, 1).sum() * (advantage / (B * K));
+      if (learn_first) {  // every start of a TSP instance: the probabilities sum to one
+        const auto first = single.step_log_probs[0][0];
+        weighted = weighted + first * (first.exp().item<double>() * advantage / B);
+      }
+      weighted.backward();
       const auto g = gradients(network);
-      for (size_t i = 0; i < g.size(); ++i) expected[i] += g[i] * (advantage / (B * K));
+      for (size_t i = 0; i < g.size(); ++i) expected[i] += g[i];
     }
   }
   double largest = 0;
@@ -150,6 +161,29 @@ TEST(MultiStart, GradientEqualsAHandComputedReinforceGradient) {
     largest = std::max(largest, expected[i].abs().max().item<double>());
   }
   EXPECT_GT(largest, 1e-6);  // a gradient that could have been wrong
+}
+
+INSTANTIATE_TEST_SUITE_P(FirstAction, MultiStartGradient, ::testing::Values(false, true),
+                         [](const auto& info) { return info.param ? "Learned" : "Forced"; });
+
+// first_choice_loss is the gradient of the expected cost over the first choice: a small
+// step against it on the first action's logits makes that expectation smaller.
+TEST(MultiStart, FirstChoiceLossLowersTheExpectedCostOfTheFirstChoice) {
+  torch::manual_seed(9);
+  const int64_t rows = 6, K = 7;
+  const auto cost = torch::rand({rows * K}, torch::kDouble);
+  const auto advantage = shared_baseline_advantages(cost, 1, K);
+  auto logits = torch::randn({rows, K}, torch::kDouble).requires_grad_();
+  const auto expected_cost = [&](const torch::Tensor& l) {
+    return (torch::softmax(l, 1) * cost.view({rows, K})).sum(1);
+  };
+  first_choice_loss(torch::log_softmax(logits, 1).reshape({-1}), advantage, K).backward();
+  // The exact gradient of the mean expected cost, by autograd on the expectation itself.
+  auto reference = logits.detach().clone().requires_grad_();
+  expected_cost(reference).mean().backward();
+  EXPECT_TRUE(torch::allclose(logits.grad(), reference.grad(), 1e-12, 1e-12));
+  const auto after = expected_cost(logits.detach() - 0.1 * logits.grad());
+  EXPECT_TRUE((after < expected_cost(logits.detach())).all().item<bool>());
 }
 
 // Exact TSP by Held-Karp dynamic programming (n <= 12).

@@ -119,7 +119,11 @@ int run_train(int argc, char** argv) {
       "augment",
       "multistart: 8 = each instance also as its 8 symmetric copies of the square, "
       "one shared baseline over all their trajectories (TSP, CVRP)",
-      cxxopts::value<int64_t>()->default_value("1"));
+      cxxopts::value<int64_t>()->default_value("1"))(
+      "learn-first",
+      "multistart: also train the policy's own first action (forcing leaves it untrained, and "
+      "greedy decoding follows it): REINFORCE over the K starts, each weighted by its "
+      "probability");
   add_problem_flags(options);
   add_job_flags(options);
   add_common_flags(options);
@@ -175,6 +179,7 @@ int run_train(int argc, char** argv) {
     if (t.starts < 1) throw std::invalid_argument("--starts must be at least 1");
   }
   t.augment = args["augment"].as<int64_t>();
+  t.learn_first = args.count("learn-first") > 0;
   check_world_size(t, world_size);
   if (rank_zero && t.resume && !std::filesystem::exists(t.out_dir / "checkpoint.h5")) {
     throw std::invalid_argument("--resume: no checkpoint.h5 in " + t.out_dir.string());

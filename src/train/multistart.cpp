@@ -28,8 +28,15 @@ torch::Tensor shared_baseline_advantages(const torch::Tensor& cost, int64_t copi
   return (per_instance - per_instance.mean(std::vector<int64_t>{0, 2}, true)).reshape(cost.sizes());
 }
 
-MultiStartLoss multistart_loss(Agent& agent, const Instances& batch, int64_t copies,
-                               int64_t starts, torch::Generator& generator) {
+torch::Tensor first_choice_loss(const torch::Tensor& first_log_probs,
+                                const torch::Tensor& advantage, int64_t starts) {
+  const auto log_p = first_log_probs.view({-1, starts});
+  const auto weight = torch::softmax(log_p.detach(), 1);
+  return (weight * advantage.view({-1, starts}) * log_p).sum(1).mean();
+}
+
+MultiStartLoss multistart_loss(Agent& agent, const Instances& batch, int64_t copies, int64_t starts,
+                               torch::Generator& generator, bool learn_first) {
   const auto& problem = agent.problem();
   Instances all = batch;
   if (copies > 1) {
@@ -44,7 +51,10 @@ MultiStartLoss multistart_loss(Agent& agent, const Instances& batch, int64_t cop
   const auto t = agent.rollout(all, Selection::sample, generator,
                                problem.start_actions(all, starts), Mode::training);
   const auto advantage = shared_baseline_advantages(t.cost, copies, starts).detach();
-  return {(advantage * t.log_likelihood).mean(), t.cost.mean().item<double>(), t.actions};
+  auto loss = (advantage * t.log_likelihood).mean();
+  if (learn_first)
+    loss = loss + first_choice_loss(t.step_log_probs.select(1, 0), advantage, starts);
+  return {loss, t.cost.mean().item<double>(), t.actions};
 }
 
 }  // namespace eie

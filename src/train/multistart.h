@@ -23,9 +23,21 @@ struct MultiStartLoss {
   torch::Tensor actions;  // [A B K, T] the sampled solutions, rows as in the costs
 };
 
+// The REINFORCE term of the policy's own first action, which forcing leaves untrained
+// (and greedy decoding follows): `first_log_probs` [A B K] are the log-probabilities of
+// the K forced first actions, `advantage` their trajectories' advantages. Each start is
+// weighted by the policy's probability of choosing it (renormalised over the K
+// starts): the expectation over the first choice, taken exactly instead of sampled.
+// The mean over the A B decodes, so that with uniform probabilities it weighs as much
+// as the rest of a trajectory's steps.
+[[nodiscard]] torch::Tensor first_choice_loss(const torch::Tensor& first_log_probs,
+                                              const torch::Tensor& advantage, int64_t starts);
+
 // One step's loss on `batch`: its `copies` symmetric copies (1, or 8 for the
-// square's symmetries), each decoded by sampling from `starts` first actions.
+// square's symmetries), each decoded by sampling from `starts` first actions; with
+// `learn_first`, plus first_choice_loss().
 [[nodiscard]] MultiStartLoss multistart_loss(Agent& agent, const Instances& batch, int64_t copies,
-                                             int64_t starts, torch::Generator& generator);
+                                             int64_t starts, torch::Generator& generator,
+                                             bool learn_first = false);
 
 }  // namespace eie

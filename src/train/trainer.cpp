@@ -200,8 +200,9 @@ void check_options(const Agent& agent, const TrainerOptions& o, const Collective
     throw std::invalid_argument("--sizes: no --teacher with it (imitation runs at N)");
   }
   if (o.baseline == BaselineKind::rollout) {
-    if (o.starts != 0 || o.augment != 1) {
-      throw std::invalid_argument("--starts and --augment need --baseline multistart");
+    if (o.starts != 0 || o.augment != 1 || o.learn_first) {
+      throw std::invalid_argument(
+          "--starts, --augment and --learn-first need --baseline multistart");
     }
     return;
   }
@@ -341,7 +342,7 @@ void train(Agent& agent, const TrainerOptions& o, Collective* collective) {
         step_loss.mean_cost = mean_over_ranks(step_loss.mean_cost, collective);
       } else if (multistart) {
         const int64_t starts = o.starts > 0 ? o.starts : default_starts(n);
-        const auto m = multistart_loss(agent, batch, o.augment, starts, generator);
+        const auto m = multistart_loss(agent, batch, o.augment, starts, generator, o.learn_first);
         step_loss = {m.loss, mean_over_ranks(m.mean_cost, collective)};
       } else {
         step_loss = reinforce_loss(agent, *baseline, batch, warmup, o.exp_beta, progress, generator,

@@ -42,6 +42,7 @@ struct TrainerOptions {
   BaselineKind baseline = BaselineKind::rollout;
   int64_t starts = 0;                 // multistart: first actions per instance (0: default_starts)
   int64_t augment = 1;                // multistart: symmetric copies per instance (1 or 8)
+  bool learn_first = false;           // multistart: also train the policy's own first action
   double bias_lr = 0;                 // learned distance betas' rate (0: 100 x lr, or as resumed)
 };
 
