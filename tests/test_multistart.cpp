@@ -284,7 +284,10 @@ TEST_P(ResumeEveryBaseline, GivesTheLogAndWeightsOfAnUninterruptedRun) {
     t.resume = resume;
     t.baseline = kind;
     t.sizes = sizes;
-    if (kind == BaselineKind::multistart) t.augment = 8;
+    if (kind == BaselineKind::multistart) {
+      t.augment = 8;
+      t.learn_first = true;  // its first-choice term too
+    }
     return t;
   };
   const auto name = to_string(kind) + (sizes.empty() ? "" : "-sizes");
