@@ -343,6 +343,9 @@ TEST(MultiStart, DecodingWithEveryStartIsNoWorseThanGreedy) {
     };
     const auto greedy = cost("greedy"), multistart = cost("multistart:12");
     const auto with_symmetries = cost("multistart:12+aug8");
+    // Several strategies at once: per instance, the cheaper of their solutions.
+    EXPECT_TRUE(torch::equal(cost("greedy+multistart:12"), torch::minimum(greedy, multistart)))
+        << name;
     if (name == "tsp") {  // every first city tried: greedy's own tour is among them
       EXPECT_TRUE((multistart <= greedy + 1e-5).all().item<bool>());
     }
@@ -353,14 +356,24 @@ TEST(MultiStart, DecodingWithEveryStartIsNoWorseThanGreedy) {
 
 TEST(MultiStart, DecodingNamesParse) {
   const auto d = parse_decoding("multistart:7+aug8");
-  EXPECT_EQ(d.kind, Decoding::Kind::multistart);
-  EXPECT_EQ(d.samples, 7);
+  ASSERT_EQ(d.strategies.size(), 1u);
+  EXPECT_EQ(d.strategies[0].kind, Decoding::Kind::multistart);
+  EXPECT_EQ(d.strategies[0].samples, 7);
   EXPECT_TRUE(d.symmetries);
-  EXPECT_EQ(parse_decoding("multistart").samples, 0);
-  EXPECT_TRUE(parse_decoding("aug8").symmetries);
-  EXPECT_EQ(parse_decoding("aug8").kind, Decoding::Kind::greedy);
-  for (const char* bad : {"multistart:0", "multistart:", "multistart:x", "aug8+aug8", "multi",
-                          "+aug8", "greedy+aug4"}) {
+  EXPECT_EQ(parse_decoding("multistart").strategies[0].samples, 0);
+  const auto aug8 = parse_decoding("aug8");
+  EXPECT_TRUE(aug8.symmetries);
+  ASSERT_EQ(aug8.strategies.size(), 1u);
+  EXPECT_EQ(aug8.strategies[0].kind, Decoding::Kind::greedy);
+  const auto both = parse_decoding("multistart:5+sample:3");
+  EXPECT_FALSE(both.symmetries);
+  ASSERT_EQ(both.strategies.size(), 2u);
+  EXPECT_EQ(both.strategies[0].kind, Decoding::Kind::multistart);
+  EXPECT_EQ(both.strategies[1].kind, Decoding::Kind::sample);
+  EXPECT_EQ(both.strategies[1].samples, 3);
+  for (const char* bad :
+       {"multistart:0", "multistart:", "multistart:x", "aug8+aug8", "multi", "+aug8", "greedy+aug4",
+        "greedy+", "greedy++sample:2", "aug8+greedy", "sample:2+aug8+greedy"}) {
     EXPECT_THROW((void)parse_decoding(bad), std::invalid_argument) << bad;
   }
 }

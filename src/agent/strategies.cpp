@@ -9,35 +9,30 @@
 
 namespace eie {
 
-Decoding parse_decoding(const std::string& text) {
-  const std::string with_symmetries = "+aug8";
-  const bool symmetries = text.size() > with_symmetries.size() &&
-                          text.compare(text.size() - with_symmetries.size(),
-                                       with_symmetries.size(), with_symmetries) == 0;
-  const auto base = symmetries ? text.substr(0, text.size() - with_symmetries.size()) : text;
+int64_t default_starts(int64_t n) { return std::min<int64_t>(n, 100); }
+
+namespace {
+
+Decoding::Strategy parse_strategy(const std::string& name, const std::string& text) {
   const auto count_after = [&](const std::string& prefix) {
-    const auto k = parse_int(base.substr(prefix.size()), "--decode " + prefix + "K");
+    const auto k = parse_int(name.substr(prefix.size()), "--decode " + prefix + "K");
     if (k < 1) {
       throw std::invalid_argument("--decode " + prefix + "K needs K >= 1, got " +
                                   std::to_string(k));
     }
     return k;
   };
-  if (base == "greedy") return {Decoding::Kind::greedy, 1, symmetries};
-  if (base == "aug8" && !symmetries) return {Decoding::Kind::greedy, 1, true};
-  if (base == "multistart") return {Decoding::Kind::multistart, 0, symmetries};
-  if (base.rfind("multistart:", 0) == 0) {
-    return {Decoding::Kind::multistart, count_after("multistart:"), symmetries};
+  if (name == "greedy") return {Decoding::Kind::greedy, 1};
+  if (name == "multistart") return {Decoding::Kind::multistart, 0};
+  if (name.rfind("multistart:", 0) == 0) {
+    return {Decoding::Kind::multistart, count_after("multistart:")};
   }
-  if (base.rfind("sample:", 0) == 0) return {Decoding::Kind::sample, count_after("sample:"), symmetries};
+  if (name.rfind("sample:", 0) == 0) return {Decoding::Kind::sample, count_after("sample:")};
   throw std::invalid_argument(
-      "--decode: expected greedy, sample:K, multistart[:K] (each optionally +aug8) or aug8, got '" +
+      "--decode: expected greedy, sample:K or multistart[:K], several joined by +, optionally "
+      "+aug8 (or aug8 alone), got '" +
       text + "'");
 }
-
-int64_t default_starts(int64_t n) { return std::min<int64_t>(n, 100); }
-
-namespace {
 
 torch::Tensor pad_columns(const torch::Tensor& actions, int64_t width) {
   if (actions.size(1) == width) return actions;
@@ -76,27 +71,37 @@ Solutions best_in_groups(const Solutions& rows, int64_t K) {
 }
 
 // One strategy on one set of instances (no symmetries).
-Solutions solve_plain(Agent& agent, const Instances& chunk, const Decoding& decoding,
-                      torch::Generator& generator) {
-  switch (decoding.kind) {
+Solutions solve_strategy(Agent& agent, const Instances& chunk, const Decoding::Strategy& strategy,
+                         torch::Generator& generator) {
+  switch (strategy.kind) {
     case Decoding::Kind::greedy: {
       const auto t = agent.rollout(chunk, Selection::greedy, std::nullopt);
       return {t.actions, t.cost};
     }
     case Decoding::Kind::sample: {
-      const auto t = agent.rollout_copies(chunk, Selection::sample, generator, decoding.samples);
-      return best_in_groups({t.actions, t.cost}, decoding.samples);
+      const auto t = agent.rollout_copies(chunk, Selection::sample, generator, strategy.samples);
+      return best_in_groups({t.actions, t.cost}, strategy.samples);
     }
     case Decoding::Kind::multistart: {
       const auto& problem = agent.problem();
       const int64_t K =
-          decoding.samples > 0 ? decoding.samples : default_starts(problem.size(chunk));
+          strategy.samples > 0 ? strategy.samples : default_starts(problem.size(chunk));
       const auto t = agent.rollout(chunk, Selection::greedy, std::nullopt,
                                    problem.start_actions(chunk, K));
       return best_in_groups({t.actions, t.cost}, K);
     }
   }
   throw std::logic_error("unhandled decoding kind");
+}
+
+// Every strategy on one set of instances (no symmetries), the best per instance.
+Solutions solve_plain(Agent& agent, const Instances& chunk, const Decoding& decoding,
+                      torch::Generator& generator) {
+  std::vector<Solutions> candidates;
+  for (const auto& strategy : decoding.strategies) {
+    candidates.push_back(solve_strategy(agent, chunk, strategy, generator));
+  }
+  return best_of(candidates);
 }
 
 Solutions solve_chunk(Agent& agent, const Instances& chunk, const Decoding& decoding,
@@ -110,6 +115,28 @@ Solutions solve_chunk(Agent& agent, const Instances& chunk, const Decoding& deco
 }
 
 }  // namespace
+
+Decoding parse_decoding(const std::string& text) {
+  std::vector<std::string> names;
+  for (size_t begin = 0;;) {
+    const auto end = text.find('+', begin);
+    names.push_back(text.substr(begin, end == std::string::npos ? end : end - begin));
+    if (end == std::string::npos) break;
+    begin = end + 1;
+  }
+  Decoding decoding;
+  if (names.size() == 1 && names[0] == "aug8") {
+    decoding.symmetries = true;
+    return decoding;
+  }
+  if (names.size() > 1 && names.back() == "aug8") {
+    decoding.symmetries = true;
+    names.pop_back();
+  }
+  decoding.strategies.clear();
+  for (const auto& name : names) decoding.strategies.push_back(parse_strategy(name, text));
+  return decoding;
+}
 
 Solutions solve(Agent& agent, const Instances& instances, const Decoding& decoding, int64_t chunk,
                 torch::Generator& generator, const std::function<void(int64_t)>& on_chunk) {

@@ -1,13 +1,15 @@
 #pragma once
 
 // Decoding strategies on top of the one decode loop: greedy, best of K samples,
-// best of K greedy trajectories from K forced first actions (multi-start), each
-// alone or as the best over the 8 dihedral transforms of each instance.
+// best of K greedy trajectories from K forced first actions (multi-start), alone or
+// several at once (the best of all their solutions), and each of these as the best over
+// the 8 dihedral transforms of each instance.
 
 #include <torch/torch.h>
 
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "src/agent/agent.h"
 
@@ -15,12 +17,16 @@ namespace eie {
 
 struct Decoding {
   enum class Kind { greedy, sample, multistart };
-  Kind kind = Kind::greedy;  // strategy
-  int64_t samples = 1;       // K for Kind::sample; starts for Kind::multistart (0: default_starts)
-  bool symmetries = false;   // the best over the 8 symmetries of each instance as well (aug8)
+  struct Strategy {
+    Kind kind = Kind::greedy;
+    int64_t samples = 1;  // K for Kind::sample; starts for Kind::multistart (0: default_starts)
+  };
+  std::vector<Strategy> strategies{Strategy{}};  // per instance, the best of all their solutions
+  bool symmetries = false;  // the best over the 8 symmetries of each instance as well (aug8)
 };
-// "greedy", "sample:K", "multistart[:K]", each optionally followed by "+aug8", or
-// "aug8" alone (= greedy+aug8); throws std::invalid_argument otherwise.
+// One or more of "greedy", "sample:K", "multistart[:K]" joined by "+" (each instance
+// gets the best of their solutions), optionally followed by "+aug8", or "aug8" alone
+// (= greedy+aug8); throws std::invalid_argument otherwise.
 [[nodiscard]] Decoding parse_decoding(const std::string& text);
 
 // Starts of a multi-start decoding or training by default: every first choice, at most 100.

@@ -104,8 +104,9 @@ int run_solve(int argc, char** argv) {
                                      cxxopts::value<std::string>()->default_value("am"))(
       "decode",
       "greedy, sample:K (best of K sampled), multistart[:K] (best of K greedy "
-      "decodes from forced first actions; default K: every node up to 100), each optionally "
-      "+aug8 (also on the 8 symmetric copies of the unit square), or aug8",
+      "decodes from forced first actions; default K: every node up to 100), several joined by + "
+      "(the best of all), optionally +aug8 (also on the 8 symmetric copies of the unit "
+      "square), or aug8",
       cxxopts::value<std::string>()->default_value("greedy"))(
       "improve", "local search after any method: 2opt or oropt (tsp), local (cvrp)",
       cxxopts::value<std::string>())("batch",
