@@ -121,12 +121,16 @@ void attention_backward(const T* q, const GroupMatrices<T>& keys, const GroupMat
         const T* p = P + i * s.n;
         T* ds = dS + i * s.n;
         T dot = 0;
+        // simd: without it the sum is one serial chain of additions (IEEE order), which
+        // made this function the step's largest self time after BLAS (perf, CVRP training).
+#pragma omp simd reduction(+ : dot)
         for (int64_t j = 0; j < s.n; ++j) dot += p[j] * ds[j];
         for (int64_t j = 0; j < s.n; ++j) ds[j] = p[j] * (ds[j] - dot);
       }
       if (terms.beta) {
         const T* distance = terms.distance + (g / s.M) * area;
         T sum = 0;
+#pragma omp simd reduction(+ : sum)
         for (int64_t e = 0; e < area; ++e) sum += dS[e] * distance[e];
         beta_grads[g] = -sum;
       }
