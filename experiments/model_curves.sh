@@ -5,7 +5,8 @@
 # exactly; the two rollout runs predate that column, and their CPU time is the estimate
 # results/models/README.md gives, spread evenly over their epochs. Each run validates on
 # its own 1,000 instances (its seed), so steps between runs of about 0.02 are noise.
-# Writes results/models/tsp100-lineage.png and cvrp100-lineage.png.
+# Writes results/models/tsp100-lineage.png and cvrp100-lineage.png, and prints the trend
+# of each (see trend below) toward its greedy target.
 # usage: experiments/model_curves.sh
 source "$(dirname "${BASH_SOURCE[0]}")/preamble.sh"
 models=results/models
@@ -23,12 +24,13 @@ stage() {
     END { print hours > end }' "$1"
 }
 
-# lineage OUT TITLE YLABEL YRANGE LINES OFFSET_HOURS STAGE...: STAGE is
+# lineage OUT TITLE YLABEL YRANGE LINES OFFSET_HOURS TARGET STAGE...: STAGE is
 # NAME:LOG:LAST[:HOURS_PER_EPOCH], run after run, the first after OFFSET_HOURS (warm
-# starts); LINES are extra gnuplot plot items (targets).
+# starts); LINES are extra gnuplot plot items (targets); TARGET is the greedy cost whose
+# CPU-hours the trend estimates.
 lineage() {
-  local out=$1 title=$2 ylabel=$3 yrange=$4 lines=$5 offset=$6
-  shift 6
+  local out=$1 title=$2 ylabel=$3 yrange=$4 lines=$5 offset=$6 target=$7
+  shift 7
   local plots=""
   for spec in "$@"; do
     IFS=: read -r name log last per_epoch <<<"$spec"
@@ -37,6 +39,7 @@ lineage() {
     local label=$name
     [ -n "$per_epoch" ] && label="$name (CPU time estimated)"
     plots+="\"$work/$name.csv\" using 1:2 with lines lw 2 title \"$label\", "
+    cat "$work/$name.csv" >>"$work/lineage.csv"
   done
   gnuplot <<GNUPLOT
 set terminal pngcairo size 1000,560 noenhanced
@@ -51,6 +54,29 @@ set yrange [$yrange]
 plot $plots $lines
 GNUPLOT
   echo "wrote $out (${offset} CPU-hours)"
+  trend "$work/lineage.csv" "$target" 2
+  trend "$work/lineage.csv" "$target" 4
+  rm "$work/lineage.csv"
+}
+
+# trend CSV TARGET SPAN: least-squares fit cost = a + b log2(hours) over the lineage's
+# last SPAN-fold of CPU time (hours >= end / SPAN), and the CPU-hours at which that line
+# reaches TARGET. Learning curves flatten about like this; a straight line in hours
+# would promise far too much.
+trend() {
+  awk -F, -v target="$2" -v span="$3" '
+    { h[NR] = $1; c[NR] = $2; end = $1 }
+    END {
+      for (i = 1; i <= NR; ++i) {
+        if (h[i] < end / span) continue
+        x = log(h[i]) / log(2); n += 1; sx += x; sy += c[i]; sxx += x * x; sxy += x * c[i]
+      }
+      b = (n * sxy - sx * sy) / (n * sxx - sx * sx); a = (sy - b * sx) / n
+      printf "  trend over the last %gx of CPU time (%.1f-%.1f CPU-h, %d validations): " \
+             "%+.3f per doubling, now %.3f; %s reached at %s\n", span, end / span, end, n, b,
+             a + b * log(end) / log(2), target,
+             b < 0 ? sprintf("%.0f CPU-h", 2 ^ ((target - a) / b)) : "never (not falling)"
+    }' "$1"
 }
 
 # TSP: TSP20 warm start (10 minutes on one thread), the rollout run (about 6.5 CPU-hours
@@ -59,7 +85,7 @@ GNUPLOT
 lineage "$models/tsp100-lineage.png" "tsp100.h5: greedy validation cost of each run it descends from" \
   "mean tour length (1,000 held-out instances)" "8.0:10" \
   "8.40 with lines dashtype 2 lc 'gray' title 'target 8.40', 8.12 with lines dashtype 3 lc 'black' title 'Kool et al. 8.12'" \
-  0.17 \
+  0.17 8.40 \
   "tsp100-run (rollout):tsp100-run/log.csv:142:0.0351" \
   "tsp100-finetune (multistart):tsp100-finetune/log.csv:43" \
   "tsp100-bias (+ learned bias):tsp100-bias/log.csv:21" \
@@ -71,6 +97,6 @@ lineage "$models/tsp100-lineage.png" "tsp100.h5: greedy validation cost of each 
 lineage "$models/cvrp100-lineage.png" "cvrp100.h5: greedy validation cost of each run it descends from" \
   "mean total route length (1,000 held-out instances)" "16:22" \
   "17.4 with lines dashtype 2 lc 'gray' title 'target 17.4', 16.72 with lines dashtype 3 lc 'black' title 'Kool et al. 16.72'" \
-  0.4 \
+  0.4 16.9 \
   "cvrp100-run (rollout):cvrp100-run/log.csv:12:0.0769" \
   "cvrp100-bias (multistart + learned bias):cvrp100-bias/log.csv:-1"
