@@ -5,18 +5,14 @@
 # usage: experiments/log_slopes.sh LOG FIRST_EPOCH LAST_EPOCH
 source "$(dirname "${BASH_SOURCE[0]}")/preamble.sh" 1
 [ $# -eq 3 ] || { echo "usage: $0 LOG FIRST_EPOCH LAST_EPOCH" >&2; exit 2; }
-awk -F, -v first="$2" -v last="$3" '
+awk -F, -v first="$2" -v last="$3" -f experiments/least_squares.awk -f /dev/stdin "$1" <<'AWK'
   BEGIN { k = 0 }
   NR == 1 { for (i = 1; i <= NF; ++i) column[$i] = i; next }
   $1 >= first && $1 <= last {
     x[k] = $column["cpu_seconds"] / 3600; train[k] = $column["mean_train_cost"]
     val[k] = $column["val_greedy_cost"]; lr[k] = $column["lr"]; ++k
   }
-  function slope(y,    i, mx, my, sxy, sxx) {
-    for (i = 0; i < k; ++i) { mx += x[i] / k; my += y[i] / k }
-    for (i = 0; i < k; ++i) { sxy += (x[i] - mx) * (y[i] - my); sxx += (x[i] - mx) ^ 2 }
-    return sxy / sxx
-  }
+  function slope(y) { fit_line(x, y, k); return fit_b }
   function mean(y, from, to,    i, s) { for (i = from; i < to; ++i) s += y[i]; return s / (to - from) }
   END {
     if (k < 10) { print "need at least 10 epochs in the span, got " k > "/dev/stderr"; exit 1 }
@@ -24,4 +20,5 @@ awk -F, -v first="$2" -v last="$3" '
            "greedy validation %.3f -> %.3f (%+.3f per CPU-h)\n", first, last, lr[0], x[k - 1] - x[0],
            mean(train, 0, 5), mean(train, k - 5, k), slope(train),
            mean(val, 0, 5), mean(val, k - 5, k), slope(val)
-  }' "$1"
+  }
+AWK

@@ -64,19 +64,20 @@ GNUPLOT
 # reaches TARGET. Learning curves flatten about like this; a straight line in hours
 # would promise far too much.
 trend() {
-  awk -F, -v target="$2" -v span="$3" '
+  awk -F, -v target="$2" -v span="$3" -f experiments/least_squares.awk -f /dev/stdin "$1" <<'AWK'
+    BEGIN { n = 0 }  # a number, so that x[n] is x[0], not x[""]
     { h[NR] = $1; c[NR] = $2; end = $1 }
     END {
       for (i = 1; i <= NR; ++i) {
-        if (h[i] < end / span) continue
-        x = log(h[i]) / log(2); n += 1; sx += x; sy += c[i]; sxx += x * x; sxy += x * c[i]
+        if (h[i] >= end / span) { x[n] = log(h[i]) / log(2); y[n] = c[i]; ++n }
       }
-      b = (n * sxy - sx * sy) / (n * sxx - sx * sx); a = (sy - b * sx) / n
+      fit_line(x, y, n)
       printf "  trend over the last %gx of CPU time (%.1f-%.1f CPU-h, %d validations): " \
-             "%+.3f per doubling, now %.3f; %s reached at %s\n", span, end / span, end, n, b,
-             a + b * log(end) / log(2), target,
-             b < 0 ? sprintf("%.0f CPU-h", 2 ^ ((target - a) / b)) : "never (not falling)"
-    }' "$1"
+             "%+.3f per doubling, now %.3f; %s reached at %s\n", span, end / span, end, n, fit_b,
+             fit_a + fit_b * log(end) / log(2), target,
+             fit_b < 0 ? sprintf("%.0f CPU-h", 2 ^ ((target - fit_a) / fit_b)) : "never (not falling)"
+    }
+AWK
 }
 
 # TSP: TSP20 warm start (10 minutes on one thread), the rollout run (about 6.5 CPU-hours
