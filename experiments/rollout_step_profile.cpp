@@ -8,9 +8,11 @@
 // of one more step op by op (LibTorch's profiler: self time, calls, and the rate of ops
 // that count their floating-point operations; the profiler's own cost inflates ops that
 // are many and small). With BIAS = bias, the network has the shipped models' learned
-// distance bias (pointer beta 8, the other betas 0).
-// Run: build/experiments/rollout_step_profile [STEPS [BATCH [THREADS [STARTS [OPS [BIAS]]]]]]
+// distance bias (pointer beta 8, the other betas 0). With DEVICE = cuda, on the GPU
+// (each phase ends when the GPU has finished it; the op tables show the host's time).
+// Run: build/experiments/rollout_step_profile [STEPS [BATCH [THREADS [STARTS [OPS [BIAS [DEVICE]]]]]]]
 #include <omp.h>
+#include <torch/cuda.h>
 #include <torch/csrc/autograd/profiler_legacy.h>
 
 #include <algorithm>
@@ -95,6 +97,7 @@ int main(int argc, char** argv) {
     network.encoder.trained_bias.pointer_init = 8;
     network.encoder.trained_bias.learn = true;
   }
+  const torch::Device device(argc > 7 ? argv[7] : "cpu");
   torch::set_num_threads(threads);
   omp_set_num_threads(threads);
   const int64_t n = 100;
@@ -103,6 +106,7 @@ int main(int argc, char** argv) {
   auto agent = make_agent(problem, network, n);
   auto& attention = dynamic_cast<policy::AttentionAgent&>(*agent);
   auto& model = attention.model();
+  agent->network().to(device);
   const auto baseline = agent->clone();
   baseline->network().eval();
   torch::optim::Adam optimizer(agent->network().parameters(), torch::optim::AdamOptions(1e-4));
@@ -128,9 +132,11 @@ int main(int argc, char** argv) {
   };
   // Two warm-up steps; with `ops`, one more after the timed ones, profiled.
   for (int step = -2; step < steps + (ops ? 1 : 0); ++step) {
-    const auto instances = problem->generate(batch, n, generator);
+    const auto instances = problem->generate(batch, n, generator).to(device);
+    if (device.is_cuda()) torch::cuda::synchronize();
     auto mark = Clock::now();
     const auto phase = [&](const std::string& name) {
+      if (device.is_cuda()) torch::cuda::synchronize();
       const auto now = Clock::now();
       if (step >= 0 && step < steps)
         seconds[name] += std::chrono::duration<double>(now - mark).count();
@@ -139,6 +145,8 @@ int main(int argc, char** argv) {
     agent->network().train();
     torch::Tensor reference;
     if (starts == 0) {
+      Guard guard;
+      if (step == steps) profile(guard, "greedy rollout");
       reference =
           solve(*baseline, instances, Decoding{}, chunk_per_thread(batch, batch), generator).cost;
     }

@@ -96,7 +96,7 @@ class AttentionDecoder final : public StepPolicy {
     if (std::find(placeholder.begin(), placeholder.end(), true) != placeholder.end()) {
       std::vector<uint8_t> flags(placeholder.begin(), placeholder.end());
       const auto before_first = torch::from_blob(flags.data(), {1, 1, T, 1}, torch::kUInt8)
-                                    .to(torch::kBool)
+                                    .to(step_part.device(), torch::kBool)
                                     .expand({1, group_, T, 1})
                                     .reshape({1, KT, 1});
       step_part = torch::where(before_first, placeholder_context_.view({1, 1, E}), step_part);

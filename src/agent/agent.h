@@ -84,6 +84,8 @@ class Agent {
     return run(instances, Selection::replay, std::nullopt, actions, {}, mode);
   }
   [[nodiscard]] virtual torch::nn::Module& network() = 0;
+  // Where the network's parameters live (its batches are moved there).
+  [[nodiscard]] torch::Device device() { return network().parameters().front().device(); }
   // An independent deep copy (the rollout baseline).
   [[nodiscard]] virtual std::unique_ptr<Agent> clone() const = 0;
   // Everything needed to rebuild the network (checkpoint attributes).

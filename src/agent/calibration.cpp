@@ -45,7 +45,7 @@ nn::EntropyProbes measure_entropy(Agent& agent, AttentionConfig config, int64_t 
   torch::NoGradGuard no_grad;
   agent.network().eval();
   auto generator = at::make_generator<at::CPUGeneratorImpl>(seed + static_cast<uint64_t>(n));
-  const auto instances = agent.problem().generate(count, n, generator);
+  const auto instances = agent.problem().generate(count, n, generator).to(agent.device());
   nn::EntropyProbes probes;
   config.probes = &probes;
   agent.set_attention(config);

@@ -100,7 +100,7 @@ int64_t bench_workload(const BenchConfig& c) {
 }
 
 BenchResult run_bench(const BenchConfig& c, uint64_t seed_offset,
-                      const std::function<void(int64_t)>& on_progress) {
+                      const std::function<void(int64_t)>& on_progress, const c10::Device& device) {
   // One problem per value of the sweep (a single block without one).
   std::vector<std::shared_ptr<const Problem>> problems;
   std::vector<std::string> blocks;  // row-name prefixes, empty for a single block
@@ -137,7 +137,10 @@ BenchResult run_bench(const BenchConfig& c, uint64_t seed_offset,
   std::vector<Decoding> decodes;
   for (const auto& d : c.decodes) decodes.push_back(parse_decoding(d));
   std::vector<std::unique_ptr<Agent>> agents;
-  for (const auto& model : c.models) agents.push_back(load_agent(model, problem));
+  for (const auto& model : c.models) {
+    agents.push_back(load_agent(model, problem));
+    agents.back()->network().to(device);
+  }
 
   BenchResult result;
   result.blocks = blocks;
@@ -212,7 +215,8 @@ BenchResult run_bench(const BenchConfig& c, uint64_t seed_offset,
               agent->set_attention(attention_config(scales[s], biases[b], *agent, {n}));
               for (size_t d = 0; d < decodes.size(); ++d) {
                 auto [actions, took] = measured([&] {
-                  return solve(*agent, instances, decodes[d], chunk_for(c, n), gen).actions;
+                  return solve(*agent, instances.to(device), decodes[d], chunk_for(c, n), gen)
+                      .actions.to(torch::kCPU);
                 });
                 for (const auto& improvement : variants) {
                   if (improvement.empty()) {

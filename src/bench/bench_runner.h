@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include <c10/core/Device.h>
+
 #include "src/bench/bench_config.h"
 
 namespace eie {
@@ -32,9 +34,11 @@ struct BenchResult {
   std::map<int64_t, double> reference;                         // optional cost per n
 };
 
-// Runs every row at every size; `on_progress` is told how many instances finished.
+// Runs every row at every size, the policies on `device`; `on_progress` is told how
+// many instances finished.
 [[nodiscard]] BenchResult run_bench(const BenchConfig& config, uint64_t seed_offset,
-                                    const std::function<void(int64_t)>& on_progress);
+                                    const std::function<void(int64_t)>& on_progress,
+                                    const c10::Device& device = c10::kCPU);
 [[nodiscard]] int64_t bench_workload(const BenchConfig& config);
 
 // results tables: <dir>/<name>.md and .csv, written atomically.

@@ -36,7 +36,7 @@ int run_bench(int argc, char** argv) {
 
   Progress bar("bench " + config.name, bench_workload(config));
   const auto result = run_bench(config, common.seed == 1234 ? 0 : common.seed,
-                                [&](int64_t done) { bar.advance(done); });
+                                [&](int64_t done) { bar.advance(done); }, common.device);
   write_bench_tables(config, result, command, out);
   // The tables are the result: a picture that cannot be drawn is a warning.
   try {

@@ -248,6 +248,7 @@ int run_train(int argc, char** argv) {
   } else {
     agent = make_agent(problem, network, t.n);
   }
+  agent->network().to(common.device);
   train(*agent, t, collective.get());
   if (rank_zero) std::printf("trained model: %s\n", (t.out_dir / "model.h5").c_str());
   return 0;

@@ -38,16 +38,33 @@ void draw_rows(const T* probs, const T* uniforms, int64_t B, int64_t A, int64_t*
 
 }  // namespace
 
+torch::Tensor sample_rows_by_tensor_ops(const torch::Tensor& probs, const torch::Tensor& uniforms) {
+  const int64_t A = probs.size(1);
+  const auto cumulative = probs.to(torch::kDouble).cumsum(1);
+  const auto target = uniforms * cumulative.select(1, A - 1).to(probs.scalar_type());
+  const auto above = cumulative.to(probs.scalar_type()) > target.unsqueeze(1);
+  const auto columns = torch::arange(A, probs.options().dtype(torch::kLong));
+  // The first column above the target (A where none is), and the last with mass.
+  const auto first_above = columns.masked_fill(above.logical_not(), A).amin(1);
+  const auto last = columns.masked_fill(probs <= 0, -1).amax(1);
+  return torch::minimum(first_above, torch::where(last < 0, torch::full_like(last, A - 1), last));
+}
+
 torch::Tensor sample_rows(const torch::Tensor& probs, const c10::optional<torch::Generator>& gen) {
   TORCH_CHECK(probs.dim() == 2 && probs.size(1) > 0, "sample_rows: probabilities [B, A], A > 0");
-  const auto uniforms = torch::rand({probs.size(0)}, gen, probs.options()).cpu();
-  const auto p = probs.cpu().contiguous();
+  // The generators are the CPU's: the uniforms are drawn there on every device.
+  const auto uniforms = torch::rand({probs.size(0)}, gen, probs.options().device(torch::kCPU));
+  if (!probs.is_cpu()) {
+    // A small copy that does not wait for the device's queue.
+    return sample_rows_by_tensor_ops(probs, uniforms.to(probs.device(), /*non_blocking=*/true));
+  }
+  const auto p = probs.contiguous();
   auto drawn = torch::empty({p.size(0)}, torch::kLong);
   AT_DISPATCH_FLOATING_TYPES(p.scalar_type(), "sample rows", [&] {
     draw_rows(p.data_ptr<scalar_t>(), uniforms.data_ptr<scalar_t>(), p.size(0), p.size(1),
               drawn.data_ptr<int64_t>());
   });
-  return drawn.to(probs.device());
+  return drawn;
 }
 
 Trajectory decode(Environment& env, StepPolicy& policy, Selection selection,
@@ -59,9 +76,31 @@ Trajectory decode(Environment& env, StepPolicy& policy, Selection selection,
   const c10::optional<torch::Generator> sampler =
       generator ? c10::optional<torch::Generator>(*generator) : c10::nullopt;
   std::vector<torch::Tensor> actions, step_log_probs;
+  // Whether a forced, or a chosen, action was infeasible at some step: kept on the
+  // device and read once, after the loop or before any other error it may explain, so
+  // that no step waits for the host. (An infeasible step cannot loop for ever: the
+  // loop stops after max_steps().)
+  torch::Tensor forced_infeasible, chosen_infeasible;
+  const auto check_feasibility = [&] {
+    if (forced_infeasible.defined() && forced_infeasible.item<bool>()) {
+      throw std::invalid_argument(selection == Selection::replay
+                                      ? "decode: a replayed action is infeasible"
+                                      : "decode: a forced first action is infeasible");
+    }
+    // Only a broken policy (non-finite logits) chooses outside the mask.
+    if (chosen_infeasible.defined() && chosen_infeasible.item<bool>()) {
+      throw std::runtime_error("decode: the policy chose an infeasible action "
+                               "(non-finite weights or inputs?)");
+    }
+  };
+  const auto record = [](torch::Tensor& flag, const torch::Tensor& feasible_chosen) {
+    const auto any_infeasible = feasible_chosen.logical_not().any();
+    flag = flag.defined() ? flag.logical_or(any_infeasible) : any_infeasible;
+  };
   const int64_t max_steps = env.max_steps();
   while (!env.done()) {
     if (static_cast<int64_t>(actions.size()) >= max_steps) {
+      check_feasibility();
       throw std::runtime_error("decode: no solution after " + std::to_string(max_steps) +
                                " steps, the most this problem needs");
     }
@@ -73,27 +112,20 @@ Trajectory decode(Environment& env, StepPolicy& policy, Selection selection,
       torch::NoGradGuard no_grad;
       if (step < prefix) {
         action = forced.select(1, step);
-        if (!feasible.gather(1, action.unsqueeze(1)).all().item<bool>()) {
-          throw std::invalid_argument(selection == Selection::replay
-                                          ? "decode: a replayed action is infeasible"
-                                          : "decode: a forced first action is infeasible");
-        }
+        record(forced_infeasible, feasible.gather(1, action.unsqueeze(1)));
       } else if (selection == Selection::replay) {
+        check_feasibility();
         throw std::invalid_argument("decode: the replayed solutions end before the problem does");
       } else {
         action = selection == Selection::greedy ? log_p.argmax(1) : sample_rows(log_p.exp(), sampler);
-        // Only a broken policy (non-finite logits) chooses outside the mask; stepping on
-        // would corrupt the state, and a routing problem might never finish.
-        if (!feasible.gather(1, action.unsqueeze(1)).all().item<bool>()) {
-          throw std::runtime_error("decode: the policy chose an infeasible action "
-                                   "(non-finite weights or inputs?)");
-        }
+        record(chosen_infeasible, feasible.gather(1, action.unsqueeze(1)));
       }
     }
     step_log_probs.push_back(log_p.gather(1, action.unsqueeze(1)).squeeze(1));
     actions.push_back(action);
     env.step(action);
   }
+  check_feasibility();
   Trajectory t;
   t.actions = torch::stack(actions, 1);
   t.step_log_probs = torch::stack(step_log_probs, 1);

@@ -29,12 +29,19 @@ struct Trajectory {
 
 // One draw per row of `probs` [B, A] (non-negative, not normalised) by inverse CDF:
 // a uniform per row from `generator` and the first action whose cumulative mass exceeds
-// it, never an action without mass (a row without any: its last action). On another
-// device than the CPU the rows are drawn on the CPU. (torch::multinomial draws an exponential for
-// every entry: 12,000 logarithms per row at a packing position step; LibTorch's cumsum and
-// searchsorted took ten tensor ops per decode step.)
+// it, never an action without mass (a row without any: its last action). The uniforms
+// come from the CPU's generator on every device; on another device than the CPU the
+// draw is sample_rows_by_tensor_ops(), there. (torch::multinomial draws an exponential
+// for every entry: 12,000 logarithms per row at a packing position step; on the CPU,
+// LibTorch's cumsum and searchsorted took ten tensor ops per decode step.)
 [[nodiscard]] torch::Tensor sample_rows(const torch::Tensor& probs,
                                         const c10::optional<torch::Generator>& generator);
+
+// sample_rows() from given `uniforms` [B] in ATen ops (a few kernels on a GPU, where the
+// CPU's loop would copy every step's probabilities to the host and wait for them): sums
+// in double compared in the type of `probs`, so the same draws as on the CPU.
+[[nodiscard]] torch::Tensor sample_rows_by_tensor_ops(const torch::Tensor& probs,
+                                                      const torch::Tensor& uniforms);
 
 // The one decode loop: training, solve and bench all go through it.
 // `forced` [B, P] holds the actions of the first P steps, whatever `selection` says:

@@ -72,8 +72,7 @@ torch::Tensor distances_from(const torch::Tensor& positions, const torch::Tensor
     return distances(here, positions).squeeze(1);
   }
   const auto rows = current.contiguous();
-  TORCH_CHECK(R == 0 || (rows.min().item<int64_t>() >= 0 && rows.max().item<int64_t>() < n),
-              "distances_from: a current node out of range");
+  TORCH_CHECK(indices_within(rows, n), "distances_from: a current node out of range");
   auto out = torch::empty({R, n}, positions.options());
   AT_DISPATCH_FLOATING_TYPES(positions.scalar_type(), "distances from", [&] {
     distances_from_rows(positions.data_ptr<scalar_t>(),

@@ -12,11 +12,15 @@
 namespace eie::nn {
 
 namespace {
-// Where the kernels do not apply (gradients recorded, CUDA, other types): from this
+// Where the kernels do not apply on the CPU (gradients recorded, other types): from this
 // many nodes on, batched products beat broadcast-multiply-and-sum: the keys no longer
 // fit in cache and the product reads them once without a temporary (measured: slower
-// at n = 100, faster at n = 1600).
+// at n = 100, faster at n = 1600). On a GPU the product always: one kernel, no temporary.
 constexpr int64_t kBatchedProductNodes = 512;
+
+bool broadcast_product(const torch::Tensor& t, int64_t n) {
+  return t.is_cpu() && n < kBatchedProductNodes;
+}
 // Most attention scores glimpse_steps() holds at once (256 MB of float32).
 constexpr int64_t kMaxStepScores = int64_t{1} << 26;
 
@@ -48,7 +52,7 @@ torch::Tensor head_scores(const GlimpseMemory& memory, const torch::Tensor& q) {
   if (kernels_apply(q, memory.keys)) {
     return run_kernel(memory.keys, q, {B, M, n}, [](auto... args) { query_key_products(args...); });
   }
-  if (n < kBatchedProductNodes) return (memory.keys * q.unsqueeze(-1)).sum(2);
+  if (broadcast_product(q, n)) return (memory.keys * q.unsqueeze(-1)).sum(2);
   return torch::bmm(q.reshape({B * M, 1, d}), memory.keys.view({B * M, d, n})).view({B, M, n});
 }
 
@@ -59,7 +63,9 @@ torch::Tensor head_mix(const GlimpseMemory& memory, const torch::Tensor& rows) {
     return run_kernel(memory.values, rows, {B, M * d},
                       [](auto... args) { weighted_value_sums(args...); });
   }
-  if (n < kBatchedProductNodes) return (memory.values * rows.unsqueeze(2)).sum(-1).view({B, M * d});
+  if (broadcast_product(rows, n)) {
+    return (memory.values * rows.unsqueeze(2)).sum(-1).view({B, M * d});
+  }
   return torch::bmm(memory.values.view({B * M, d, n}), rows.reshape({B * M, n, 1}))
       .view({B, M * d});
 }

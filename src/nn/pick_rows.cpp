@@ -86,10 +86,9 @@ torch::Tensor pick_rows(const torch::Tensor& table, const torch::Tensor& index) 
     return table.gather(1, index.unsqueeze(2).expand({-1, -1, table.size(2)}));
   }
   // A wrong index would read or write outside the table: LibTorch's gather checks too.
-  TORCH_CHECK(index.numel() == 0 ||
-                  (index.min().item<int64_t>() >= 0 && index.max().item<int64_t>() < table.size(1)),
-              "pick_rows: index out of range");
-  return PickRowsFunction::apply(table, index);
+  const auto picked = index.contiguous();
+  TORCH_CHECK(indices_within(picked, table.size(1)), "pick_rows: index out of range");
+  return PickRowsFunction::apply(table, picked);
 }
 
 }  // namespace eie::nn

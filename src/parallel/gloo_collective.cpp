@@ -83,18 +83,28 @@ class GlooCollective final : public Collective {
   [[nodiscard]] int64_t rank() const override { return rank_; }
   [[nodiscard]] int64_t size() const override { return size_; }
 
-  // c10d's lists hold one tensor per local device: here always one.
+  // c10d's lists hold one tensor per local device: here always one. Tensors on a GPU
+  // travel through the host (Gloo's own GPU support depends on how LibTorch was built).
   void sum(torch::Tensor& tensor) override {
+    if (!tensor.is_cpu()) return through_host(tensor, [this](torch::Tensor& t) { sum(t); });
     std::vector<torch::Tensor> one{tensor};
     run("all-reduce", [&] { group_->allreduce(one)->wait(); });
   }
 
   void broadcast(torch::Tensor& tensor) override {
+    if (!tensor.is_cpu()) return through_host(tensor, [this](torch::Tensor& t) { broadcast(t); });
     std::vector<torch::Tensor> one{tensor};
     run("broadcast", [&] { group_->broadcast(one)->wait(); });
   }
 
  private:
+  template <typename Operation>
+  static void through_host(torch::Tensor& tensor, Operation operation) {
+    auto host = tensor.to(torch::kCPU).contiguous();
+    operation(host);
+    tensor.copy_(host);
+  }
+
   template <typename Operation>
   void run(const char* what, Operation operation) {
     try {

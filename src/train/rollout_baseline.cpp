@@ -30,7 +30,7 @@ RolloutBaseline::RolloutBaseline(const Agent& policy, int64_t n, int64_t eval_si
 
 void RolloutBaseline::prepare_eval_set() {
   auto generator = at::make_generator<at::CPUGeneratorImpl>(seed_ * 7919 + 17 + generation_);
-  eval_set_ = agent_->problem().generate(eval_size_, n_, generator);
+  eval_set_ = agent_->problem().generate(eval_size_, n_, generator).to(agent_->device());
   eval_costs_ = eval_costs(*agent_);
 }
 

@@ -122,7 +122,9 @@ Progression load_checkpoint(const TrainerOptions& o, Agent& agent, RolloutBaseli
   if (baseline) read_module(reader, "baseline", baseline->agent().network());
   const auto bytes = reader.read("optimizer");
   torch::serialize::InputArchive archive;
-  archive.load_from(reinterpret_cast<const char*>(bytes.data_ptr<uint8_t>()), bytes.numel());
+  // The optimizer's moments go where the network is, whichever device wrote them.
+  archive.load_from(reinterpret_cast<const char*>(bytes.data_ptr<uint8_t>()), bytes.numel(),
+                    agent.device());
   optimizer.load(archive);
   generator.set_state(reader.read("generator"));
   if (baseline) baseline->restore(reader.int_attribute("baseline_generation"));
@@ -179,7 +181,8 @@ StepLoss reinforce_loss(Agent& agent, RolloutBaseline& baseline, const Instances
 }
 
 StepLoss imitation_loss(Agent& agent, const std::string& teacher, const Instances& batch) {
-  const auto t = agent.replay(batch, agent.problem().heuristic(teacher, batch), Mode::training);
+  const auto actions = agent.problem().heuristic(teacher, batch).to(agent.device());
+  const auto t = agent.replay(batch, actions, Mode::training);
   return {-t.step_log_probs.mean(), t.cost.mean().item<double>()};
 }
 
@@ -264,7 +267,10 @@ void train(Agent& agent, const TrainerOptions& o, Collective* collective) {
   if (writer) std::filesystem::create_directories(o.out_dir);
   auto generator = at::make_generator<at::CPUGeneratorImpl>(rank_seed(o.seed, rank, 0));
   auto val_generator = at::make_generator<at::CPUGeneratorImpl>(o.seed * 7919 + 1);
-  const auto val_set = agent.problem().generate(o.val_size, o.n, val_generator);
+  // Instances are drawn on the CPU (its generators: the same data on every device),
+  // then moved where the network is.
+  const auto device = agent.device();
+  const auto val_set = agent.problem().generate(o.val_size, o.n, val_generator).to(device);
   const auto val_share = share_of(o.val_size, collective);
 
   torch::optim::Adam optimizer(std::move(groups), torch::optim::AdamOptions(o.lr));
@@ -335,7 +341,7 @@ void train(Agent& agent, const TrainerOptions& o, Collective* collective) {
       if (o.time_budget > 0) set_lr(optimizer, progress.lr * left, progress.beta_ratio);
       const int64_t n = o.sizes.empty() ? o.n : step_size(o.sizes, o.seed, epoch, steps_done);
       const int64_t instances = o.sizes.empty() ? o.batch : step_batch(o.batch, o.n, n, world_size);
-      const auto batch = agent.problem().generate(instances / world_size, n, generator);
+      const auto batch = agent.problem().generate(instances / world_size, n, generator).to(device);
       StepLoss step_loss;
       if (!o.teacher.empty()) {
         step_loss = imitation_loss(agent, o.teacher, batch);

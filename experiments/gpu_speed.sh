@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# GPU speed of eie against the plain PyTorch reference (../shared/bench/ref_am.py) on
+# the same machine, each side at the batches given: greedy TSP100 and TSP1600
+# (instances per second), the rollout and the multi-start training steps (seconds per
+# step, instances per second, peak GPU memory read from nvidia-smi), CVRP100 and packing
+# on the GPU against the CPU's threads, and the CPU ratio on 2 threads. Prints Markdown
+# tables (the ratios are eie / reference: above 1, eie is faster).
+# Needs a CUDA build (scripts/setup-cuda.sh: build-cuda/) and python3 with a CUDA PyTorch.
+# usage: experiments/gpu_speed.sh [REF_AM_PY]   (PRECISION=float32|tf32, default tf32:
+#        the reference allows TF32)
+set -uo pipefail
+cd "$(dirname "$0")/.."
+ref=${1:-../shared/bench/ref_am.py}
+build=${BUILD:-build-cuda}
+eie=$PWD/$build/src/cli/eie
+speed=$PWD/$build/experiments/decode_speed
+precision=${PRECISION:-tf32}
+cpu_threads=$(nproc)
+work=$(mktemp -d)
+trap 'rm -rf "$work"; kill $(jobs -p) 2>/dev/null' EXIT
+export PYTHONUNBUFFERED=1
+
+# Peak GPU memory (MiB, the whole device as nvidia-smi reads it) while "$@" runs.
+peak_mib() {
+  nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits -lms 50 >"$work/smi" 2>/dev/null &
+  local smi=$!
+  "$@"
+  local status=$?
+  kill $smi 2>/dev/null; wait $smi 2>/dev/null
+  sort -n "$work/smi" | tail -1 >"$work/peak"
+  return $status
+}
+json() { python3 -c "import json,sys; print(json.loads(sys.stdin.read().strip().splitlines()[-1])['$1'])"; }
+ref_run() { timeout 300 python3 "$ref" --device "$@" 2>"$work/ref.err" | tail -1; }
+# Seconds per step of the last epoch of an `eie train` run (epoch 0 warms up).
+eie_step() {
+  rm -rf "$work/run"
+  timeout 300 "$eie" train --device cuda --precision "$precision" --n 100 --epochs 2 --steps 3 \
+    --val-size 16 --threads "$cpu_threads" --out "$work/run" "$@" >/dev/null 2>"$work/eie.err" || {
+    tail -2 "$work/eie.err" >&2; echo nan; return; }
+  tail -n 1 "$work/run/log.csv" | cut -d, -f8
+}
+ratio() { python3 -c "a,b=$1,$2; print('%.2f' % (a / b) if a == a and b == b and b > 0 else 'n/a')" 2>/dev/null || echo n/a; }
+
+echo "Machine: $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1), $(nproc) cores;"\
+     "$(python3 -c 'import torch; print("PyTorch", torch.__version__)'); eie $(git rev-parse --short HEAD 2>/dev/null); precision $precision; $(date -u +%Y-%m-%d)."
+echo
+echo "| greedy TSP (instances/s) | batch | reference | eie | eie / reference |"
+echo "|---|---|---|---|---|"
+for case in "100 1024" "100 4096" "100 16384" "1600 16" "1600 64"; do
+  set -- $case
+  r=$(ref_run cuda infer --n "$1" --batch "$2" --reps 3 | json instances_per_s 2>/dev/null || echo nan)
+  e=$("$speed" tsp results/models/tsp100.h5 "$1" "$2" cuda 3 greedy "$precision" 2>"$work/e.err" | json instances_per_s 2>/dev/null || echo nan)
+  echo "| n = $1 | $2 | $r | $e | $(ratio "$e" "$r") |"
+done
+echo
+echo "| training step, TSP100 | batch | reference s/step | eie s/step | reference inst/s | eie inst/s | eie / reference | peak MiB reference | peak MiB eie |"
+echo "|---|---|---|---|---|---|---|---|---|"
+for batch in 512 2048; do
+  r=$(peak_mib ref_run cuda rollout-step --n 100 --batch $batch --steps 3 | json seconds_per_step 2>/dev/null || echo nan); rp=$(cat "$work/peak")
+  e=$(peak_mib eie_step --batch $batch --baseline-eval-size 16); ep=$(cat "$work/peak")
+  echo "| rollout | $batch | $r | $e | $(ratio $batch "$r") | $(ratio $batch "$e") | $(ratio "$r" "$e") | $rp | $ep |"
+done
+for batch in 64 256; do
+  r=$(peak_mib ref_run cuda multistart-step --n 100 --batch $batch --starts 100 --steps 3 | json seconds_per_step 2>/dev/null || echo nan); rp=$(cat "$work/peak")
+  e=$(peak_mib eie_step --batch $batch --baseline multistart --starts 100); ep=$(cat "$work/peak")
+  echo "| multi-start (100 starts) | $batch | $r | $e | $(ratio $batch "$r") | $(ratio $batch "$e") | $(ratio "$r" "$e") | $rp | $ep |"
+done
+echo
+echo "| greedy, eie (instances/s) | n | batch | GPU | CPU, $cpu_threads threads | GPU / CPU |"
+echo "|---|---|---|---|---|---|"
+for problem in cvrp bpp3d; do
+  batch=1024; [ $problem = bpp3d ] && batch=256
+  g=$("$speed" $problem results/models/$problem'100.h5' 100 $batch cuda 2 greedy "$precision" | json instances_per_s 2>/dev/null || echo nan)
+  c=$("$speed" $problem results/models/$problem'100.h5' 100 $batch cpu 1 greedy float32 "$cpu_threads" | json instances_per_s 2>/dev/null || echo nan)
+  echo "| $problem | 100 | $batch | $g | $c | $(ratio "$g" "$c") |"
+done
+echo
+echo "| CPU, 2 threads (instances/s) | batch | reference | eie | eie / reference |"
+echo "|---|---|---|---|---|"
+r=$(python3 "$ref" --device cpu --threads 2 infer --n 100 --batch 256 --reps 3 2>/dev/null | json instances_per_s 2>/dev/null || echo nan)
+e=$("$speed" tsp results/models/tsp100.h5 100 256 cpu 3 greedy float32 2 | json instances_per_s 2>/dev/null || echo nan)
+echo "| greedy TSP100 | 256 | $r | $e | $(ratio "$e" "$r") |"

@@ -1,0 +1,225 @@
+// The GPU path against the CPU (ctest label `cuda`). Every test skips with a message
+// where no CUDA device is visible (a CPU LibTorch, or no GPU), so CI passes unchanged.
+// - every registered problem, decoding and attention setting: the same solutions on
+//   both devices (float64 networks, so that no near-tie flips a choice);
+// - one training step's gradients agree;
+// - the commands end to end with --device cuda, checkpoints moving between devices,
+//   and two data-parallel ranks sharing the GPU.
+#include <gtest/gtest.h>
+#include <torch/cuda.h>
+
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "src/agent/strategies.h"
+#include "tests/cli_support.h"
+#include "tests/conformance/attention_grid.h"
+#include "tests/test_support.h"
+
+namespace eie {
+namespace {
+
+#define SKIP_WITHOUT_CUDA()                                                              \
+  if (!torch::cuda::is_available()) {                                                    \
+    GTEST_SKIP() << "no CUDA device visible (CPU LibTorch, or no GPU): GPU tests skipped"; \
+  }
+
+const torch::Device kCuda(torch::kCUDA);
+
+// A small float64 network for `problem` with non-trivial batch-norm statistics, on the CPU.
+std::unique_ptr<Agent> small_agent(const std::shared_ptr<const Problem>& problem, int64_t train_n) {
+  torch::manual_seed(7);
+  auto agent = make_agent(problem, test::small_network(64, 4, 64, 2), train_n);
+  for (auto& b : agent->network().named_buffers()) {
+    if (b.key().find("running_mean") != std::string::npos) b.value().normal_(0, 0.2);
+    if (b.key().find("running_var") != std::string::npos) b.value().uniform_(0.5, 1.5);
+  }
+  agent->network().to(torch::kDouble);
+  return agent;
+}
+
+Instances in_double(const Instances& instances) {
+  auto wide = instances;
+  for (const auto& [name, field] : instances.fields()) {
+    if (field.is_floating_point()) wide = wide.with(name, field.to(torch::kDouble));
+  }
+  return wide;
+}
+
+struct Case {
+  std::string problem, decoding, attention;
+};
+
+std::vector<Case> cases() {
+  std::vector<Case> out;
+  for (const auto* problem : problem_descriptors()) {
+    if (!test::has_policy(problem->name)) continue;
+    for (const auto* decoding : {"greedy", "sample:3", "multistart:4", "aug8", "greedy+sample:2+aug8"}) {
+      for (const auto& [attention, config] : test::attention_settings(problem->name)) {
+        out.push_back({problem->name, decoding, attention});
+      }
+    }
+  }
+  return out;
+}
+
+class CudaAgrees : public ::testing::TestWithParam<Case> {};
+
+TEST_P(CudaAgrees, SameSolutionsAsTheCpu) {
+  SKIP_WITHOUT_CUDA();
+  const auto& c = GetParam();
+  const auto problem = make_problem(c.problem);
+  const bool routing = test::routing(c.problem);
+  if (c.decoding.find("aug8") != std::string::npos) {
+    auto probe = at::make_generator<at::CPUGeneratorImpl>(1);
+    if (problem->symmetries(problem->generate(1, 10, probe)).size() != 8) GTEST_SKIP();
+  }
+  const int64_t n = routing ? test::kRoutingSize : test::kPackingSize;
+  auto cpu = small_agent(problem, routing ? test::kRoutingN : test::kPackingN);
+  auto gpu = cpu->clone();
+  gpu->network().to(kCuda);
+  for (const auto& [name, config] : test::attention_settings(c.problem)) {
+    if (name != c.attention) continue;
+    cpu->set_attention(config);
+    gpu->set_attention(config);
+  }
+  auto data_gen = at::make_generator<at::CPUGeneratorImpl>(5);
+  const auto instances = in_double(problem->generate(3, n, data_gen));
+  const auto decoding = parse_decoding(c.decoding);
+  auto gen_cpu = at::make_generator<at::CPUGeneratorImpl>(11);
+  auto gen_gpu = at::make_generator<at::CPUGeneratorImpl>(11);
+  torch::NoGradGuard no_grad;
+  const auto on_cpu = solve(*cpu, instances, decoding, 2, gen_cpu);
+  const auto on_gpu = solve(*gpu, instances.to(kCuda), decoding, 2, gen_gpu);
+  EXPECT_TRUE(torch::equal(on_gpu.actions.cpu(), on_cpu.actions));
+  const auto gpu_cost = on_gpu.cost.cpu().to(torch::kDouble);
+  const auto cpu_cost = on_cpu.cost.to(torch::kDouble);
+  EXPECT_LT(((gpu_cost - cpu_cost).abs() / (cpu_cost.abs() + 1)).max().item<double>(), 1e-9);
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryProblem, CudaAgrees, ::testing::ValuesIn(cases()),
+                         [](const ::testing::TestParamInfo<Case>& info) {
+                           std::string text = info.param.problem + "_" + info.param.decoding +
+                                              "_" + info.param.attention;
+                           for (auto& ch : text) {
+                             if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+                           }
+                           return text;
+                         });
+
+// The gradients of one REINFORCE-shaped loss (replayed tours, as a training step
+// scores its samples) on both devices.
+TEST(Cuda, TrainingStepGradientsAgree) {
+  SKIP_WITHOUT_CUDA();
+  for (const auto* name : {"tsp", "cvrp"}) {
+    const auto problem = make_problem(name);
+    auto cpu = small_agent(problem, 20);
+    auto gpu = cpu->clone();
+    gpu->network().to(kCuda);
+    cpu->network().train();
+    gpu->network().train();
+    auto gen = at::make_generator<at::CPUGeneratorImpl>(3);
+    const auto instances = in_double(problem->generate(8, 20, gen));
+    const auto tours = cpu->rollout(instances, Selection::sample, gen).actions;
+    const auto loss = [&](Agent& agent, const Instances& batch, const torch::Tensor& actions) {
+      const auto t = agent.replay(batch, actions, Mode::training);
+      return (t.cost.detach() * t.log_likelihood).mean();
+    };
+    loss(*cpu, instances, tours).backward();
+    loss(*gpu, instances.to(kCuda), tours.to(kCuda)).backward();
+    const auto cpu_params = cpu->network().named_parameters();
+    for (const auto& p : gpu->network().named_parameters()) {
+      const auto& expected = cpu_params[p.key()].grad();
+      ASSERT_TRUE(p.value().grad().defined()) << name << " " << p.key();
+      const double scale = expected.abs().max().item<double>() + 1e-12;
+      EXPECT_LT((p.value().grad().cpu() - expected).abs().max().item<double>() / scale, 1e-9)
+          << name << " " << p.key();
+    }
+  }
+}
+
+// --- the commands, end to end -------------------------------------------------------
+
+const char* kTinyTrain =
+    " --n 10 --steps 2 --batch 8 --val-size 4 --embed-dim 16 --heads 2 --layers 1 --ff-hidden 16";
+
+TEST(CudaCli, TrainOnTheGpuResumesOnTheCpuAndBack) {
+  SKIP_WITHOUT_CUDA();
+  const auto dir = test::scratch_dir("cuda-train");
+  const std::string out = " --out " + (dir / "run").string() + " --baseline-eval-size 4";
+  auto run = test::eie(std::string("train --device cuda --epochs 1") + kTinyTrain + out);
+  ASSERT_EQ(run.exit_code, 0) << run.stderr;
+  run = test::eie(std::string("train --device cpu --resume --epochs 2") + kTinyTrain + out);
+  ASSERT_EQ(run.exit_code, 0) << run.stderr;
+  run = test::eie(std::string("train --device cuda --resume --epochs 3") + kTinyTrain + out);
+  ASSERT_EQ(run.exit_code, 0) << run.stderr;
+  const auto log = test::slurp(dir / "run" / "log.csv");
+  EXPECT_EQ(std::count(log.begin(), log.end(), '\n'), 4) << log;  // header and three epochs
+  // The model written on the GPU solves on the CPU.
+  ASSERT_EQ(test::eie("gen --n 10 --count 16 --out " + (dir / "d.h5").string()).exit_code, 0);
+  run = test::eie("solve --json --dataset " + (dir / "d.h5").string() + " --model " +
+                  (dir / "run" / "model.h5").string());
+  EXPECT_EQ(run.exit_code, 0) << run.stderr;
+}
+
+TEST(CudaCli, MultistartTrainingRunsOnTheGpu) {
+  SKIP_WITHOUT_CUDA();
+  const auto dir = test::scratch_dir("cuda-multistart");
+  const auto run = test::eie(std::string("train --device cuda --epochs 1 --baseline multistart "
+                                         "--starts 5 --augment 8 --learn-first") +
+                             kTinyTrain + " --out " + (dir / "run").string());
+  EXPECT_EQ(run.exit_code, 0) << run.stderr;
+}
+
+TEST(CudaCli, TwoRanksShareTheGpu) {
+  SKIP_WITHOUT_CUDA();
+  const auto dir = test::scratch_dir("cuda-ranks");
+  const auto run = test::eie(std::string("train --device cuda --nproc 2 --epochs 1") + kTinyTrain +
+                             " --baseline-eval-size 4 --out " + (dir / "run").string());
+  EXPECT_EQ(run.exit_code, 0) << run.stderr;
+  EXPECT_TRUE(std::filesystem::exists(dir / "run" / "model.h5"));
+}
+
+// The shipped models on a dataset: the same mean cost on both devices, per problem.
+TEST(CudaCli, SolveAndBenchAgreeWithTheCpu) {
+  SKIP_WITHOUT_CUDA();
+  const auto dir = test::scratch_dir("cuda-solve");
+  for (const auto* problem : {"tsp", "cvrp", "bpp3d"}) {
+    const auto data = (dir / (std::string(problem) + ".h5")).string();
+    ASSERT_EQ(test::eie(std::string("gen --problem ") + problem +
+                        " --n 50 --count 32 --seed 3 --out " + data)
+                  .exit_code,
+              0);
+    for (const auto* decode : {"greedy", "sample:4", "multistart:8+aug8"}) {
+      if (std::string(problem) == "bpp3d" && std::string(decode) != "greedy") continue;
+      const std::string args =
+          std::string("solve --json --dataset ") + data + " --decode " + decode + " --device ";
+      const auto cpu = test::eie(args + "cpu"), gpu = test::eie(args + "cuda");
+      ASSERT_EQ(cpu.exit_code, 0) << cpu.stderr;
+      ASSERT_EQ(gpu.exit_code, 0) << gpu.stderr;
+      const auto mean = [&](const std::string& json) {
+        const std::string key = std::string(problem) == "bpp3d" ? "\"mean_load_rate\"" : "\"mean_cost\"";
+        const auto at = json.find(key);
+        return at == std::string::npos ? -1.0 : std::stod(json.substr(json.find(':', at) + 1));
+      };
+      EXPECT_GT(mean(cpu.stdout), 0) << cpu.stdout;
+      EXPECT_NEAR(mean(gpu.stdout), mean(cpu.stdout), 1e-3 * mean(cpu.stdout))
+          << problem << " " << decode;
+    }
+  }
+  const auto toml = dir / "b.toml";
+  std::ofstream(toml) << "name = \"b\"\nsizes = [20, 40]\ninstances = 8\nmodels = [\""
+                      << EIE_SOURCE_DIR << "/results/models/tsp100.h5\"]\n"
+                      << "scales = [\"sqrt\", \"logn-sqrt\"]\n";
+  const auto run = test::eie("bench " + toml.string() + " --device cuda --out " +
+                             (dir / "bench").string());
+  EXPECT_EQ(run.exit_code, 0) << run.stderr;
+  EXPECT_TRUE(std::filesystem::exists(dir / "bench" / "b.md"));
+  const auto entropy = test::eie("entropy --device cuda --sizes 50,100 --instances 4 --out " +
+                                 (dir / "entropy.csv").string());
+  EXPECT_EQ(entropy.exit_code, 0) << entropy.stderr;
+}
+
+}  // namespace
+}  // namespace eie
