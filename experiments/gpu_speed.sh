@@ -7,7 +7,8 @@
 # tables (the ratios are eie / reference: above 1, eie is faster).
 # Needs a CUDA build (scripts/setup-cuda.sh: build-cuda/) and python3 with a CUDA PyTorch.
 # usage: experiments/gpu_speed.sh [REF_AM_PY]   (PRECISION=float32|tf32, default tf32:
-#        the reference allows TF32)
+#        the reference allows TF32; SECTIONS="greedy train other cpu" or a part of it;
+#        MULTISTART_BATCHES, default "64 128")
 set -uo pipefail
 cd "$(dirname "$0")/.."
 ref=${1:-../shared/bench/ref_am.py}
@@ -44,6 +45,9 @@ ratio() { python3 -c "a,b=$1,$2; print('%.2f' % (a / b) if a == a and b == b and
 
 echo "Machine: $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1), $(nproc) cores;"\
      "$(python3 -c 'import torch; print("PyTorch", torch.__version__)'); eie $(git rev-parse --short HEAD 2>/dev/null); precision $precision; $(date -u +%Y-%m-%d)."
+sections=${SECTIONS:-greedy train other cpu}
+on() { [[ " $sections " == *" $1 "* ]]; }
+if on greedy; then
 echo
 echo "| greedy TSP (instances/s) | batch | reference | eie | eie / reference |"
 echo "|---|---|---|---|---|"
@@ -53,6 +57,8 @@ for case in "100 1024" "100 4096" "100 16384" "1600 16" "1600 64"; do
   e=$("$speed" tsp results/models/tsp100.h5 "$1" "$2" cuda 3 greedy "$precision" 2>"$work/e.err" | json instances_per_s 2>/dev/null || echo nan)
   echo "| n = $1 | $2 | $r | $e | $(ratio "$e" "$r") |"
 done
+fi
+if on train; then
 echo
 echo "| training step, TSP100 | batch | reference s/step | eie s/step | reference inst/s | eie inst/s | eie / reference | peak MiB reference | peak MiB eie |"
 echo "|---|---|---|---|---|---|---|---|---|"
@@ -61,11 +67,13 @@ for batch in 512 2048; do
   e=$(peak_mib eie_step --batch $batch --baseline-eval-size 16); ep=$(cat "$work/peak")
   echo "| rollout | $batch | $r | $e | $(ratio $batch "$r") | $(ratio $batch "$e") | $(ratio "$r" "$e") | $rp | $ep |"
 done
-for batch in 64 256; do
+for batch in ${MULTISTART_BATCHES:-64 128}; do
   r=$(peak_mib ref_run cuda multistart-step --n 100 --batch $batch --starts 100 --steps 3 | json seconds_per_step 2>/dev/null || echo nan); rp=$(cat "$work/peak")
   e=$(peak_mib eie_step --batch $batch --baseline multistart --starts 100); ep=$(cat "$work/peak")
   echo "| multi-start (100 starts) | $batch | $r | $e | $(ratio $batch "$r") | $(ratio $batch "$e") | $(ratio "$r" "$e") | $rp | $ep |"
 done
+fi
+if on other; then
 echo
 echo "| greedy, eie (instances/s) | n | batch | GPU | CPU, $cpu_threads threads | GPU / CPU |"
 echo "|---|---|---|---|---|---|"
@@ -75,9 +83,12 @@ for problem in cvrp bpp3d; do
   c=$("$speed" $problem results/models/$problem'100.h5' 100 $batch cpu 1 greedy float32 "$cpu_threads" | json instances_per_s 2>/dev/null || echo nan)
   echo "| $problem | 100 | $batch | $g | $c | $(ratio "$g" "$c") |"
 done
+fi
+if on cpu; then
 echo
 echo "| CPU, 2 threads (instances/s) | batch | reference | eie | eie / reference |"
 echo "|---|---|---|---|---|"
 r=$(python3 "$ref" --device cpu --threads 2 infer --n 100 --batch 256 --reps 3 2>/dev/null | json instances_per_s 2>/dev/null || echo nan)
 e=$("$speed" tsp results/models/tsp100.h5 100 256 cpu 3 greedy float32 2 | json instances_per_s 2>/dev/null || echo nan)
 echo "| greedy TSP100 | 256 | $r | $e | $(ratio "$e" "$r") |"
+fi

@@ -62,6 +62,8 @@ else
   cmake_args+=(-DHDF5_ROOT="$prefix/hdf5" -DHDF5_USE_STATIC_LIBRARIES=OFF
                -DCMAKE_PREFIX_PATH="$prefix/usr;$prefix/usr/lib/$multiarch/cmake"
                -DCMAKE_INCLUDE_PATH="$prefix/usr/include"
+               # Headers found by no CMake package (Gloo's, included by LibTorch's c10d).
+               -DCMAKE_CXX_FLAGS="-isystem $prefix/usr/include"
                -DCMAKE_LIBRARY_PATH="$prefix/usr/lib/$multiarch"
                -DCMAKE_BUILD_RPATH="$prefix/runtime"
                -DCMAKE_EXE_LINKER_FLAGS="-Wl,-rpath-link,$prefix/runtime")

@@ -50,6 +50,7 @@ Trajectory Attend2PackAgent::run(const Instances& instances, Selection selection
 
 std::unique_ptr<Agent> Attend2PackAgent::clone() const {
   auto copy = std::make_unique<Attend2PackAgent>(problem_, model_->options(), train_n_);
+  nn::match_placement(*model_, *copy->model_);
   nn::copy_module_state(*model_, *copy->model_);
   copy->model_->train(model_->is_training());
   copy->attention_ = attention_;

@@ -73,6 +73,7 @@ Trajectory AttentionAgent::run(const Instances& instances, Selection selection,
 
 std::unique_ptr<Agent> AttentionAgent::clone() const {
   auto copy = std::make_unique<AttentionAgent>(problem_, model_->options(), train_n_);
+  nn::match_placement(*model_, *copy->model_);
   nn::copy_module_state(*model_, *copy->model_);
   copy->model_->train(model_->is_training());
   copy->attention_ = attention_;

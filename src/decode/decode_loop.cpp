@@ -112,13 +112,14 @@ Trajectory decode(Environment& env, StepPolicy& policy, Selection selection,
       torch::NoGradGuard no_grad;
       if (step < prefix) {
         action = forced.select(1, step);
-        record(forced_infeasible, feasible.gather(1, action.unsqueeze(1)));
+        record(forced_infeasible, feasible.gather(1, action.to(feasible.device()).unsqueeze(1)));
       } else if (selection == Selection::replay) {
         check_feasibility();
         throw std::invalid_argument("decode: the replayed solutions end before the problem does");
       } else {
         action = selection == Selection::greedy ? log_p.argmax(1) : sample_rows(log_p.exp(), sampler);
-        record(chosen_infeasible, feasible.gather(1, action.unsqueeze(1)));
+        // A host environment (packing) keeps its masks on the CPU, whatever the policy's device.
+        record(chosen_infeasible, feasible.gather(1, action.to(feasible.device()).unsqueeze(1)));
       }
     }
     step_log_probs.push_back(log_p.gather(1, action.unsqueeze(1)).squeeze(1));
@@ -130,7 +131,7 @@ Trajectory decode(Environment& env, StepPolicy& policy, Selection selection,
   t.actions = torch::stack(actions, 1);
   t.step_log_probs = torch::stack(step_log_probs, 1);
   t.log_likelihood = own_log_likelihood(t.step_log_probs, forced_steps(selection, forced));
-  t.cost = env.cost();
+  t.cost = env.cost().to(t.actions.device());  // a host environment's too: where the policy is
   return t;
 }
 

@@ -46,6 +46,12 @@ std::string module_fingerprint(const torch::nn::Module& module) {
   return text;
 }
 
+void match_placement(const torch::nn::Module& like, torch::nn::Module& module) {
+  const auto parameters = like.parameters();
+  if (parameters.empty()) return;
+  module.to(parameters.front().device(), parameters.front().scalar_type());
+}
+
 void copy_module_state(const torch::nn::Module& from, torch::nn::Module& to, NewState new_state) {
   torch::NoGradGuard no_grad;
   copy_named(from.named_parameters(), to.named_parameters(), new_state);

@@ -13,6 +13,10 @@ enum class NewState {
 };
 
 // Copies every parameter and buffer of `from` into the same-named ones of `to`.
+// Moves `module` to the device and floating type of `like`'s parameters (before a
+// copy_module_state from it: a clone lives where its original does).
+void match_placement(const torch::nn::Module& like, torch::nn::Module& module);
+
 void copy_module_state(const torch::nn::Module& from, torch::nn::Module& to,
                        NewState new_state = NewState::refuse);
 

@@ -11,7 +11,7 @@ constexpr int64_t kEvalChunk = 256;  // several chunks: solve() decodes them in 
 std::vector<double> greedy_costs(Agent& agent, const Instances& instances) {
   torch::Generator unused = at::make_generator<at::CPUGeneratorImpl>(0);
   const auto cost =
-      solve(agent, instances, Decoding{}, kEvalChunk, unused).cost.to(torch::kDouble).contiguous();
+      solve(agent, instances, Decoding{}, kEvalChunk, unused).cost.to(torch::kCPU, torch::kDouble);
   return {cost.data_ptr<double>(), cost.data_ptr<double>() + cost.numel()};
 }
 }  // namespace
