@@ -13,8 +13,8 @@
 # then a CPU-second of work, not of OpenMP threads spinning while the other core is busy.
 # Rerunning with a larger budget (or after an interruption) resumes the runs from their
 # checkpoints (OUT/NAME/checkpoint.h5, ignored by git; an unfinished run's is committed
-# with `git add -f` about once an hour, as the shipped models' runs are, so the next
-# session can resume it, and removed with `git rm` when the curves are done).
+# with `git add -f` about once an hour, as the shipped models' runs are, so that a later
+# run can resume it, and removed with `git rm` when the curves are done).
 # usage: experiments/learning_curves.sh [CPU_HOURS [THREADS [OUT]]]
 #   (from the repository root, after scripts/setup.sh; defaults: 0.25, 1,
 #   results/learning-curves)
