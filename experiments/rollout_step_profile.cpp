@@ -148,7 +148,9 @@ int main(int argc, char** argv) {
       Guard guard;
       if (step == steps) profile(guard, "greedy rollout");
       reference =
-          solve(*baseline, instances, Decoding{}, chunk_per_thread(batch, batch), generator).cost;
+          solve(*baseline, instances, Decoding{},
+                device_chunk(*baseline, n, chunk_per_thread(batch, batch)), generator)
+              .cost;
     }
     phase(order[0]);
     const auto plan = attention.plan(n);

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "src/util/heap.h"
+#include "src/util/remove_tree.h"
 #include "tests/test_support.h"
 
 namespace eie::test {
@@ -19,8 +20,8 @@ std::vector<std::filesystem::path>& scratch_dirs_of_this_test() {
 class ScratchCleaner : public ::testing::EmptyTestEventListener {
   void OnTestEnd(const ::testing::TestInfo& test) override {
     if (test.result()->Passed()) {
-      std::error_code ignored;  // a directory left behind is no test failure
-      for (const auto& dir : scratch_dirs_of_this_test()) std::filesystem::remove_all(dir, ignored);
+      // A directory left behind is no test failure.
+      for (const auto& dir : scratch_dirs_of_this_test()) (void)remove_tree(dir);
     }
     scratch_dirs_of_this_test().clear();
   }
@@ -36,7 +37,7 @@ std::filesystem::path scratch_dir(const std::string& name) {
     if (c == '/') c = '_';
   }
   const auto dir = std::filesystem::temp_directory_path() / ("eie-test-" + unique);
-  std::filesystem::remove_all(dir);
+  if (!remove_tree(dir)) throw std::runtime_error("cannot clear " + dir.string());
   std::filesystem::create_directories(dir);
   scratch_dirs_of_this_test().push_back(dir);
   return dir;

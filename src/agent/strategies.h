@@ -49,4 +49,10 @@ struct Solutions {
 // its own (chunks are what runs in parallel), at most `cap`.
 [[nodiscard]] int64_t chunk_per_thread(int64_t count, int64_t cap);
 
+// The chunk for solve() at n nodes: `cpu_chunk` where the agent runs on the CPU (chunks
+// are decoded in parallel there); on a GPU, as many instances at once as keep the
+// encoder's B n^2 attention scores within bounds (16,384 at n = 100, 64 at n = 1,600):
+// fewer, larger kernels.
+[[nodiscard]] int64_t device_chunk(Agent& agent, int64_t n, int64_t cpu_chunk);
+
 }  // namespace eie

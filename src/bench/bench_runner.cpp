@@ -215,7 +215,9 @@ BenchResult run_bench(const BenchConfig& c, uint64_t seed_offset,
               agent->set_attention(attention_config(scales[s], biases[b], *agent, {n}));
               for (size_t d = 0; d < decodes.size(); ++d) {
                 auto [actions, took] = measured([&] {
-                  return solve(*agent, instances.to(device), decodes[d], chunk_for(c, n), gen)
+                  const auto chunk =
+                      c.batch > 0 ? c.batch : device_chunk(*agent, n, chunk_for(c, n));
+                  return solve(*agent, instances.to(device), decodes[d], chunk, gen)
                       .actions.to(torch::kCPU);
                 });
                 for (const auto& improvement : variants) {

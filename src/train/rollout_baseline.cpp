@@ -10,8 +10,9 @@ constexpr int64_t kEvalChunk = 256;  // several chunks: solve() decodes them in 
 
 std::vector<double> greedy_costs(Agent& agent, const Instances& instances) {
   torch::Generator unused = at::make_generator<at::CPUGeneratorImpl>(0);
+  const auto chunk = device_chunk(agent, agent.problem().size(instances), kEvalChunk);
   const auto cost =
-      solve(agent, instances, Decoding{}, kEvalChunk, unused).cost.to(torch::kCPU, torch::kDouble);
+      solve(agent, instances, Decoding{}, chunk, unused).cost.to(torch::kCPU, torch::kDouble);
   return {cost.data_ptr<double>(), cost.data_ptr<double>() + cost.numel()};
 }
 }  // namespace
@@ -45,7 +46,9 @@ torch::Tensor RolloutBaseline::costs(const Instances& batch) {
   // One chunk per thread: solve() decodes them in parallel.
   const int64_t threads = torch::get_num_threads();
   torch::Generator unused = at::make_generator<at::CPUGeneratorImpl>(0);
-  return solve(*agent_, batch, Decoding{}, (batch.count() + threads - 1) / threads, unused).cost;
+  const auto chunk = device_chunk(*agent_, agent_->problem().size(batch),
+                                  (batch.count() + threads - 1) / threads);
+  return solve(*agent_, batch, Decoding{}, chunk, unused).cost;
 }
 
 RolloutBaseline::Verdict RolloutBaseline::update(const Agent& candidate) {

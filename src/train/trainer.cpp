@@ -374,7 +374,9 @@ void train(Agent& agent, const TrainerOptions& o, Collective* collective) {
     progress.cpu_seconds = cpu_spent();
     const auto val_part = val_set.slice(val_share.begin, val_share.end);
     const double val_cost =
-        sum_over_ranks(solve(agent, val_part, Decoding{}, 256, generator).cost.sum().item<double>(),
+        sum_over_ranks(solve(agent, val_part, Decoding{}, device_chunk(agent, o.n, 256), generator)
+                           .cost.sum()
+                           .item<double>(),
                        collective) /
         static_cast<double>(o.val_size);
     if (collective) check_ranks_agree(agent.network(), *collective);

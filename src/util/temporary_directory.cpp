@@ -3,7 +3,8 @@
 #include <stdlib.h>
 
 #include <stdexcept>
-#include <system_error>
+
+#include "src/util/remove_tree.h"
 
 namespace eie {
 
@@ -16,9 +17,6 @@ TemporaryDirectory::TemporaryDirectory(const std::string& prefix) {
   path_ = pattern;
 }
 
-TemporaryDirectory::~TemporaryDirectory() {
-  std::error_code ignored;
-  std::filesystem::remove_all(path_, ignored);
-}
+TemporaryDirectory::~TemporaryDirectory() { (void)remove_tree(path_); }
 
 }  // namespace eie
