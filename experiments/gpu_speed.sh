@@ -31,7 +31,8 @@ peak_mib() {
   sort -n "$work/smi" | tail -1 >"$work/peak"
   return $status
 }
-json() { python3 -c "import json,sys; print(json.loads(sys.stdin.read().strip().splitlines()[-1])['$1'])"; }
+# Field $1 of the last JSON line on stdin, printed with format $2 (default %.0f).
+json() { python3 -c "import json,sys; print('${2:-%.0f}' % json.loads(sys.stdin.read().strip().splitlines()[-1])['$1'])"; }
 ref_run() { timeout 300 python3 "$ref" --device "$@" 2>"$work/ref.err" | tail -1; }
 # Seconds per step of the last epoch of an `eie train` run (epoch 0 warms up).
 eie_step() {
@@ -44,7 +45,7 @@ eie_step() {
 ratio() { python3 -c "a,b=$1,$2; print('%.2f' % (a / b) if a == a and b == b and b > 0 else 'n/a')" 2>/dev/null || echo n/a; }
 
 echo "Machine: $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1), $(nproc) cores;"\
-     "$(python3 -c 'import torch; print("PyTorch", torch.__version__)'); eie $(git rev-parse --short HEAD 2>/dev/null); precision $precision; $(date -u +%Y-%m-%d)."
+     "$(python3 -c 'import torch; print("PyTorch", torch.__version__)'); precision $precision; $(date -u +%Y-%m-%d)."
 sections=${SECTIONS:-greedy train other cpu}
 on() { [[ " $sections " == *" $1 "* ]]; }
 if on greedy; then
@@ -63,12 +64,12 @@ echo
 echo "| training step, TSP100 | batch | reference s/step | eie s/step | reference inst/s | eie inst/s | eie / reference | peak MiB reference | peak MiB eie |"
 echo "|---|---|---|---|---|---|---|---|---|"
 for batch in 512 2048; do
-  r=$(peak_mib ref_run cuda rollout-step --n 100 --batch $batch --steps 3 | json seconds_per_step 2>/dev/null || echo nan); rp=$(cat "$work/peak")
+  r=$(peak_mib ref_run cuda rollout-step --n 100 --batch $batch --steps 3 | json seconds_per_step %.3f 2>/dev/null || echo nan); rp=$(cat "$work/peak")
   e=$(peak_mib eie_step --batch $batch --baseline-eval-size 16); ep=$(cat "$work/peak")
   echo "| rollout | $batch | $r | $e | $(ratio $batch "$r") | $(ratio $batch "$e") | $(ratio "$r" "$e") | $rp | $ep |"
 done
 for batch in ${MULTISTART_BATCHES:-64 128}; do
-  r=$(peak_mib ref_run cuda multistart-step --n 100 --batch $batch --starts 100 --steps 3 | json seconds_per_step 2>/dev/null || echo nan); rp=$(cat "$work/peak")
+  r=$(peak_mib ref_run cuda multistart-step --n 100 --batch $batch --starts 100 --steps 3 | json seconds_per_step %.3f 2>/dev/null || echo nan); rp=$(cat "$work/peak")
   e=$(peak_mib eie_step --batch $batch --baseline multistart --starts 100); ep=$(cat "$work/peak")
   echo "| multi-start (100 starts) | $batch | $r | $e | $(ratio $batch "$r") | $(ratio $batch "$e") | $(ratio "$r" "$e") | $rp | $ep |"
 done
