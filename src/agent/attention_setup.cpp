@@ -42,4 +42,12 @@ AttentionConfig attention_config(const AttentionSpec& spec, const BiasSpec& bias
   return config;
 }
 
+int64_t default_tiles(AttentionConfig& config, const Problem& problem, int64_t n) {
+  constexpr int64_t kTilesAbove = 2000, kTile = 100;
+  if (n <= kTilesAbove || !problem.has_tiles()) return 0;
+  config.window = kTile;
+  config.window_parts = WindowParts{false, false, false, false, true};
+  return kTile;
+}
+
 }  // namespace eie

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "src/agent/attention_setup.h"
 #include "src/agent/model_file.h"
 #include "src/agent/policy_registry.h"
 #include "src/agent/strategies.h"
@@ -47,12 +48,6 @@ Input load_input(const cxxopts::ParseResult& args) {
   return input;
 }
 
-// Without --window, instances above this many nodes are decoded in tiles of
-// kDefaultTile nodes where the problem has tiles: whole-instance attention at
-// 20,000 cities did not finish in a minute; tiles of 100 take seconds.
-constexpr int64_t kTilesAbove = 2000;
-constexpr int64_t kDefaultTile = 100;
-
 std::unique_ptr<Agent> load_policy(const cxxopts::ParseResult& args, const Input& input,
                                    const Common& common) {
   const std::string model = args.count("model") ? args["model"].as<std::string>()
@@ -61,11 +56,9 @@ std::unique_ptr<Agent> load_policy(const cxxopts::ParseResult& args, const Input
   agent->network().to(common.device);
   const int64_t n = input.problem->size(input.instances);
   auto config = attention_config(args, *agent, {n});
-  if (!args.count("window") && n > kTilesAbove && input.problem->has_tiles()) {
-    config.window = kDefaultTile;
-    config.window_parts = WindowParts{false, false, false, false, true};
+  if (const int64_t tile = args.count("window") ? 0 : default_tiles(config, *input.problem, n)) {
     std::fprintf(stderr, "note: n = %lld: decoding in tiles of %lld (--window 0: whole instance)\n",
-                 static_cast<long long>(n), static_cast<long long>(kDefaultTile));
+                 static_cast<long long>(n), static_cast<long long>(tile));
   }
   agent->set_attention(config);
   return agent;

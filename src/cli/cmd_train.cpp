@@ -1,20 +1,17 @@
 // eie train: REINFORCE with a greedy rollout or multi-start baseline.
-#include <cmath>
-#include <cstdlib>
-#include <optional>
+#include <filesystem>
+#include <memory>
 
-#include "src/agent/model_file.h"
 #include "src/agent/policy_registry.h"
 #include "src/attention/bias_policy.h"
 #include "src/cli/commands.h"
 #include "src/cli/common.h"
-#include "src/cli/job.h"
-#include "src/cli/launcher.h"
-#include "src/nn/module_state.h"
+#include "src/parallel/job.h"
+#include "src/parallel/launcher.h"
 #include "src/problem/registry.h"
 #include "src/train/data_parallel.h"
+#include "src/train/starting_agent.h"
 #include "src/train/trainer.h"
-#include "src/util/temporary_directory.h"
 
 namespace eie::cli {
 namespace {
@@ -41,10 +38,10 @@ nn::TrainedBiasOptions trained_bias_options(const std::string& text, bool learn)
   return bias;
 }
 
-}  // namespace
-
-int run_train(int argc, char** argv) {
-  cxxopts::Options options("eie train", "Train a policy (REINFORCE, greedy rollout or multi-start baseline)");
+// eie train's flags.
+cxxopts::Options train_flags() {
+  cxxopts::Options options("eie train",
+                           "Train a policy (REINFORCE, greedy rollout or multi-start baseline)");
   options.add_options()("n,size",
                         "training instance size N (validation, and where scale and bias "
                         "policies grow from)",
@@ -127,31 +124,19 @@ int run_train(int argc, char** argv) {
   add_problem_flags(options);
   add_job_flags(options);
   add_common_flags(options);
-  cxxopts::ParseResult args;
-  Common common{0, torch::kCPU};
-  if (!parse(options, argc, argv, args, common)) return 0;
-  if (!args.count("out")) throw std::invalid_argument("--out is required");
-  const auto ranks = local_ranks(args);
-  const auto job = job_address(args);
-  if (ranks > 0 && (job || args.count("rank") || std::getenv("RANK"))) {
-    throw std::invalid_argument(
-        "--nproc starts its own ranks: no --rank or --world-size (nor "
-        "RANK or WORLD_SIZE in the environment)");
-  }
-  const auto timeout = job_timeout(args);
-  const int64_t world_size = ranks > 0 ? ranks : job ? job->world_size : 1;
-  const bool rank_zero = !job || job->rank == 0;  // has the run directory
+  return options;
+}
 
+TrainerOptions trainer_options(const cxxopts::ParseResult& args, const Common& common) {
   TrainerOptions t;
   t.n = at_least(args, "size", 3);
   if (args.count("sizes")) t.sizes = parse_size_range(args["sizes"].as<std::string>());
   t.epochs = at_least(args, "epochs", 1);
   t.steps = at_least(args, "steps", 1);
   t.batch = at_least(args, "batch", 2);
-  const auto chosen = problem_options(args);
   const auto& described = problem_descriptor(problem_name(args));
   t.lr = args.count("lr") ? positive(args, "lr")
-                          : described.default_lr(with_defaults(described, chosen));
+                          : described.default_lr(with_defaults(described, problem_options(args)));
   t.lr_decay = positive(args, "lr-decay");
   t.paper_lr_rule = args.count("paper-lr") > 0;
   if (args.count("time-budget")) t.time_budget = positive(args, "time-budget");
@@ -165,26 +150,17 @@ int run_train(int argc, char** argv) {
   t.resume_with_lr = t.resume && args.count("lr") > 0;
   if (args.count("teacher")) t.teacher = args["teacher"].as<std::string>();
   t.baseline = parse_baseline(args["baseline"].as<std::string>());
-  if (t.baseline == BaselineKind::multistart) {
-    for (const char* flag : {"baseline-eval-size", "paper-lr", "warmup-epochs"}) {
-      if (args.count(flag)) {
-        throw std::invalid_argument(std::string("--") + flag +
-                                    " belongs to the rollout baseline: not with --baseline "
-                                    "multistart");
-      }
-    }
-  }
   if (args.count("starts")) {
     t.starts = args["starts"].as<int64_t>();
     if (t.starts < 1) throw std::invalid_argument("--starts must be at least 1");
   }
   t.augment = args["augment"].as<int64_t>();
   t.learn_first = args.count("learn-first") > 0;
-  check_world_size(t, world_size);
-  if (rank_zero && t.resume && !std::filesystem::exists(t.out_dir / "checkpoint.h5")) {
-    throw std::invalid_argument("--resume: no checkpoint.h5 in " + t.out_dir.string());
-  }
+  if (args.count("bias-lr")) t.bias_lr = positive(args, "bias-lr");
+  return t;
+}
 
+NetworkOptions network_options(const cxxopts::ParseResult& args) {
   NetworkOptions network;
   network.encoder.embed_dim = at_least(args, "embed-dim", 1);
   network.encoder.heads = at_least(args, "heads", 1);
@@ -195,59 +171,47 @@ int run_train(int argc, char** argv) {
   network.encoder.ff_hidden = at_least(args, "ff-hidden", 1);
   network.encoder.normalization = nn::parse_normalization(args["normalization"].as<std::string>());
   if (args.count("cosine")) network.encoder.cosine_scale = positive(args, "cosine");
-  nn::TrainedBiasOptions bias;
   if (args.count("bias-init")) {
+    auto& bias = network.encoder.trained_bias;
     bias = trained_bias_options(args["bias-init"].as<std::string>(), args.count("bias-learn") > 0);
-    if (!problem_descriptor(problem_name(args)).node_positions) {
-      throw std::invalid_argument("--bias-init needs node positions (" + problem_name(args) +
-                                  " has none)");
+    if (args.count("bias-growth")) {
+      bias.growth = checked_bias_growth(args["bias-growth"].as<std::string>(), "--bias-growth");
     }
-  } else if (args.count("bias-learn") || args.count("bias-growth")) {
-    throw std::invalid_argument(
-        std::string(args.count("bias-learn") ? "--bias-learn" : "--bias-growth") +
-        " needs --bias-init");
   }
-  if (args.count("bias-growth")) {
-    bias.growth = checked_bias_growth(args["bias-growth"].as<std::string>(), "--bias-growth");
-  }
-  if (args.count("bias-lr")) t.bias_lr = positive(args, "bias-lr");
-  network.encoder.trained_bias = bias;
-  if (t.resume && (args.count("init") || bias.enabled)) {
-    throw std::invalid_argument(
-        "--resume continues the checkpoint's network: no --init or "
-        "--bias-init");
-  }
+  return network;
+}
+
+}  // namespace
+
+int run_train(int argc, char** argv) {
+  auto options = train_flags();
+  cxxopts::ParseResult args;
+  Common common{0, torch::kCPU};
+  if (!parse(options, argc, argv, args, common)) return 0;
+  if (!args.count("out")) throw std::invalid_argument("--out is required");
+  const auto ranks = local_ranks(args);
+  const auto job = job_address(args);
+  const auto timeout = job_timeout(args);
+  const int64_t world_size = ranks > 0 ? ranks : job ? job->world_size : 1;
+  const bool rank_zero = !job || job->rank == 0;  // has the run directory
+  auto t = trainer_options(args, common);
+  const auto network = network_options(args);
+  check_flags(
+      t, [&](const std::string& flag) { return args.count(flag) > 0; },
+      problem_descriptor(problem_name(args)), rank_zero);
+  check_world_size(t, world_size);
   if (ranks > 0) {
     return launch_local_ranks(ranks, arguments_for_ranks(argc, argv), local_job_port(args));
   }
 
   std::unique_ptr<Collective> collective;
-  std::optional<TemporaryDirectory> copies;  // rank 0's files, on the other ranks
-  if (job) {
-    collective = join_job(*job, timeout);
-    copies.emplace("eie-rank");
-  }
-  // The files rank 0 reads, wherever this rank runs.
-  const auto rank_zero_file = [&](const std::filesystem::path& path) {
-    if (!collective) return path;
-    return file_from_rank_zero(path, copies->path() / path.filename(), *collective);
-  };
-  const auto problem = make_problem(problem_name(args), chosen);
-  std::unique_ptr<Agent> agent;
-  if (t.resume) {  // the network as the checkpoint has it
-    t.resume_from = rank_zero_file(t.out_dir / "checkpoint.h5");
-    agent = make_agent(problem, network_options_of(t.resume_from), t.n);
-  } else if (args.count("init")) {
-    // The init model's sizes; a distance bias may be added to it (its betas start at BETA).
-    const auto init = rank_zero_file(args["init"].as<std::string>());
-    auto sizes = network_options_of(init);
-    if (bias.enabled) sizes.encoder.trained_bias = bias;
-    agent = make_agent(problem, sizes, t.n);
-    nn::copy_module_state(load_agent(init, problem)->network(), agent->network(),
-                          nn::NewState::keep);
-  } else {
-    agent = make_agent(problem, network, t.n);
-  }
+  if (job) collective = join_job(*job, timeout);
+  RankZeroFiles files(collective.get());  // what rank 0 reads, wherever this rank runs
+  const auto problem = make_problem(problem_name(args), problem_options(args));
+  if (t.resume) t.resume_from = files.get(t.out_dir / "checkpoint.h5");
+  const auto init =
+      args.count("init") ? files.get(args["init"].as<std::string>()) : std::filesystem::path();
+  auto agent = starting_agent(problem, network, t, init);
   agent->network().to(common.device);
   train(*agent, t, collective.get());
   if (rank_zero) std::printf("trained model: %s\n", (t.out_dir / "model.h5").c_str());

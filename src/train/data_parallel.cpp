@@ -71,6 +71,15 @@ std::filesystem::path file_from_rank_zero(const std::filesystem::path& path,
   return local;
 }
 
+RankZeroFiles::RankZeroFiles(Collective* collective) : collective_(collective) {
+  if (collective_) copies_.emplace("eie-rank");
+}
+
+std::filesystem::path RankZeroFiles::get(const std::filesystem::path& path) {
+  if (!collective_) return path;
+  return file_from_rank_zero(path, copies_->path() / path.filename(), *collective_);
+}
+
 uint64_t rank_seed(uint64_t seed, int64_t rank, int64_t epoch) {
   if (rank == 0 && epoch == 0) return seed;
   return splitmix64(seed + 0x9E3779B97F4A7C15ULL * static_cast<uint64_t>(rank + 1) +

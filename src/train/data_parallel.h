@@ -7,9 +7,11 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 
 #include "src/parallel/collective.h"
+#include "src/util/temporary_directory.h"
 
 namespace eie {
 
@@ -33,6 +35,19 @@ void check_ranks_agree(torch::nn::Module& network, Collective& collective);
 [[nodiscard]] std::filesystem::path file_from_rank_zero(const std::filesystem::path& path,
                                                         const std::filesystem::path& local,
                                                         Collective& collective);
+
+// Rank 0's files, wherever this rank runs: on the other ranks, copies in a temporary
+// directory that lives as long as this object.
+class RankZeroFiles {
+ public:
+  explicit RankZeroFiles(Collective* collective);  // nullptr: no job, every path as given
+  // file_from_rank_zero() of `path`; every rank asks for the same files in the same order.
+  [[nodiscard]] std::filesystem::path get(const std::filesystem::path& path);
+
+ private:
+  Collective* collective_;                    // the job's ranks (or nullptr)
+  std::optional<TemporaryDirectory> copies_;  // where the other ranks keep theirs
+};
 
 // The training generator's seed on `rank`: rank 0 keeps `seed` (so a job of one rank
 // is today's run); the others draw distinct instances. `epoch` reseeds resumed ranks.

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "src/agent/strategies.h"
+
 namespace eie {
 
 namespace {
@@ -55,6 +57,19 @@ MultiStartLoss multistart_loss(Agent& agent, const Instances& batch, int64_t cop
   if (learn_first)
     loss = loss + first_choice_loss(t.step_log_probs.select(1, 0), advantage, starts);
   return {loss, t.cost.mean().item<double>(), t.actions};
+}
+
+MultiStart::MultiStart(Agent& agent, const TrainerOptions& o, Collective* collective)
+    : agent_(agent),
+      copies_(o.augment),
+      starts_(o.starts),
+      learn_first_(o.learn_first),
+      collective_(collective) {}
+
+StepLoss MultiStart::loss(const Instances& batch, int64_t n, int64_t, torch::Generator& generator) {
+  const auto m = multistart_loss(agent_, batch, copies_, starts_ > 0 ? starts_ : default_starts(n),
+                                 generator, learn_first_);
+  return {m.loss, mean_over_ranks(m.mean_cost, collective_)};
 }
 
 }  // namespace eie

@@ -8,6 +8,7 @@
 #include <torch/torch.h>
 
 #include "src/agent/agent.h"
+#include "src/train/algorithm.h"
 
 namespace eie {
 
@@ -39,5 +40,21 @@ struct MultiStartLoss {
 [[nodiscard]] MultiStartLoss multistart_loss(Agent& agent, const Instances& batch, int64_t copies,
                                              int64_t starts, torch::Generator& generator,
                                              bool learn_first = false);
+
+// Multi-start REINFORCE (--baseline multistart): multistart_loss() on every step's
+// batch, from --starts first actions (default_starts() of the step's size).
+class MultiStart : public Algorithm {
+ public:
+  MultiStart(Agent& agent, const TrainerOptions& options, Collective* collective);
+  [[nodiscard]] StepLoss loss(const Instances& batch, int64_t n, int64_t epoch,
+                              torch::Generator& generator) override;
+
+ private:
+  Agent& agent_;            // the policy trained
+  int64_t copies_;          // symmetric copies per instance (--augment)
+  int64_t starts_;          // first actions per instance (0: default_starts)
+  bool learn_first_;        // also train the policy's own first action
+  Collective* collective_;  // the job's ranks (or nullptr)
+};
 
 }  // namespace eie

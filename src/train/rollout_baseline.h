@@ -9,6 +9,20 @@
 
 namespace eie {
 
+// The exponential baseline of the warm-up epochs (Kool et al.): a moving mean of the
+// steps' mean sampled costs.
+struct ExponentialBaseline {
+  double value = 0;  // the baseline
+  bool set = false;  // value holds a mean
+
+  // Moves the mean towards `mean_cost` with decay `beta` (the first cost sets it).
+  double update(double mean_cost, double beta) {
+    value = set ? beta * value + (1 - beta) * mean_cost : mean_cost;
+    set = true;
+    return value;
+  }
+};
+
 // Kool et al.'s greedy rollout baseline: a frozen copy of the policy that decodes
 // greedily. At each epoch end the current policy replaces it if a one-sided
 // paired t-test on a held-out set (regenerated after each replacement) says it

@@ -1,4 +1,4 @@
-#include "src/cli/launcher.h"
+#include "src/parallel/launcher.h"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -15,7 +15,7 @@
 
 #include "src/parallel/gloo_collective.h"
 
-namespace eie::cli {
+namespace eie {
 namespace {
 
 std::string executable() {
@@ -152,4 +152,4 @@ int launch_local_ranks(int64_t ranks, const std::vector<std::string>& arguments,
   return 1;
 }
 
-}  // namespace eie::cli
+}  // namespace eie

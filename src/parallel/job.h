@@ -12,7 +12,7 @@
 
 #include "src/parallel/gloo_collective.h"
 
-namespace eie::cli {
+namespace eie {
 
 void add_job_flags(cxxopts::Options& options);
 
@@ -23,11 +23,12 @@ void add_job_flags(cxxopts::Options& options);
 // --job-timeout: how long a rank waits for the others before it gives up.
 [[nodiscard]] std::chrono::seconds job_timeout(const cxxopts::ParseResult& r);
 
-// --nproc N (0 when not given): run N ranks on this machine.
+// --nproc N (0 when not given): run N ranks on this machine, which then start their own
+// job (std::invalid_argument when a rank or world size is given too).
 [[nodiscard]] int64_t local_ranks(const cxxopts::ParseResult& r);
 // The port of a local job: as given (flag or MASTER_PORT), else 0 (a free one).
 [[nodiscard]] int local_job_port(const cxxopts::ParseResult& r);
 // The command line of a local job's ranks: `argv` (argv[0] the command) without --nproc.
 [[nodiscard]] std::vector<std::string> arguments_for_ranks(int argc, char** argv);
 
-}  // namespace eie::cli
+}  // namespace eie

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-namespace eie::cli {
+namespace eie {
 
 // Runs this executable with `arguments` (after argv[0]) as `ranks` processes: rank r
 // gets RANK=r, WORLD_SIZE, MASTER_ADDR=127.0.0.1 and MASTER_PORT (`port`, or a free
@@ -17,4 +17,4 @@ namespace eie::cli {
 [[nodiscard]] int launch_local_ranks(int64_t ranks, const std::vector<std::string>& arguments,
                                      int port);
 
-}  // namespace eie::cli
+}  // namespace eie

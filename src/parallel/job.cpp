@@ -1,4 +1,4 @@
-#include "src/cli/job.h"
+#include "src/parallel/job.h"
 
 #include <cstdlib>
 #include <stdexcept>
@@ -6,7 +6,7 @@
 
 #include "src/util/parse.h"
 
-namespace eie::cli {
+namespace eie {
 namespace {
 
 constexpr int64_t kDefaultTimeout = 300;  // seconds; longer than any rank's epoch-end work
@@ -101,7 +101,12 @@ int64_t local_ranks(const cxxopts::ParseResult& r) {
   if (!r.count("nproc")) return 0;
   const auto n = r["nproc"].as<int64_t>();
   if (n < 1) throw std::invalid_argument("--nproc must be at least 1");
+  if (job_address(r) || r.count("rank") || std::getenv("RANK")) {
+    throw std::invalid_argument(
+        "--nproc starts its own ranks: no --rank or --world-size (nor "
+        "RANK or WORLD_SIZE in the environment)");
+  }
   return n;
 }
 
-}  // namespace eie::cli
+}  // namespace eie
