@@ -39,6 +39,21 @@ TEST(BenchConfig, ErrorsNameFileAndLine) {
   expect_error(broken("missing.toml"), "no such file");
 }
 
+// Sizes no machine could hold are refused with the key and its limit, before any
+// memory is asked for (LibTorch's allocator would name neither).
+TEST(BenchConfig, SizesBeyondTheStatedLimitsNameTheKey) {
+  const auto dir = test::scratch_dir("bench-limits");
+  const auto with = [&](const std::string& lines) {
+    std::ofstream(dir / "c.toml") << "name = \"c\"\nmethods = [\"nn\"]\n" << lines;
+    return dir / "c.toml";
+  };
+  expect_error(with("sizes = [10]\ninstances = 99999999999\n"),
+               "'instances' must be in 1..10000000, got 99999999999");
+  expect_error(with("sizes = [2000000000]\n"), "'sizes' must be in 1..1000000, got 2000000000");
+  expect_error(with("sizes = [1000000]\ninstances = 5000\n"), "'instances' x 'sizes' asks for");
+  expect_error(with("sizes = [10]\nbatch = -1\n"), "'batch' must be in 0..10000000");
+}
+
 // A fuzzing finding: a quoted key may hold escaped line breaks and be of any
 // length; the error quotes a short excerpt of it on one line.
 TEST(BenchConfig, AnUnknownKeyIsQuotedOnOneLine) {

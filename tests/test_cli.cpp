@@ -2,6 +2,7 @@
 // and no output file left behind.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <fstream>
 
 #include "src/agent/model_file.h"
@@ -122,8 +123,8 @@ TEST(Cli, BadMultiStartOptions) {
   expect_clean_failure(eie(train + " --sizes 5-20 --teacher nn"), "--sizes: no --teacher");
   EXPECT_FALSE(std::filesystem::exists(run));
   const auto tsp = std::string(EIE_SOURCE_DIR) + "/data/instances/kroA100.tsp";
-  expect_clean_failure(eie("solve " + tsp + " --decode multistart:101"), "101 starts");
-  expect_clean_failure(eie("solve " + tsp + " --decode multistart:0"), "K >= 1");
+  expect_clean_failure(eie("solve " + tsp + " --decode multistart:0"), "1 <= K <= 100000");
+  expect_clean_failure(eie("solve " + tsp + " --decode sample:99999999999"), "1 <= K <= 100000");
 }
 
 TEST(Cli, TrainsOnASizeCurriculumWithBetasThatGrowWithN) {
@@ -243,6 +244,34 @@ TEST(Cli, SolveTsplibWritesATourWithThePrintedCost) {
   EXPECT_NE(tour_text.find("Length " + std::to_string(cost)), std::string::npos) << tour_text;
   EXPECT_GE(cost, 21282);
   EXPECT_LT(cost, 21282 * 1.08);
+}
+
+// An instance file with no flags gets the default time limit: rounds of the policy and
+// its local search, never worse than one greedy pass, the tour written matching the cost
+// printed; a dataset stays one pass; bad limits are one line.
+TEST(Cli, SolveAFileWithinItsDefaultTimeLimit) {
+  const auto dir = test::scratch_dir("cli-time-limit");
+  const auto tsp = std::string(EIE_SOURCE_DIR) + "/data/instances/kroA100.tsp";
+  const auto cost_of = [](const std::string& json) {
+    return std::stod(json.substr(json.find("\"cost\":") + 7));
+  };
+  const auto anytime = eie("solve " + tsp + " --json --out " + (dir / "k.tour").string());
+  ASSERT_EQ(anytime.exit_code, 0) << anytime.stderr;
+  EXPECT_NE(anytime.stdout.find("\"rounds\":"), std::string::npos) << anytime.stdout;
+  EXPECT_NE(anytime.stdout.find("\"best_from\":\"round "), std::string::npos) << anytime.stdout;
+  const auto seconds = std::stod(anytime.stdout.substr(anytime.stdout.find("\"seconds\":") + 10));
+  EXPECT_LT(seconds, 3.0 + 3.0);  // 3 s at n = 100, and no round started past it by much
+  const auto greedy = eie("solve " + tsp + " --json --decode greedy");
+  ASSERT_EQ(greedy.exit_code, 0) << greedy.stderr;
+  EXPECT_EQ(greedy.stdout.find("\"rounds\""), std::string::npos) << greedy.stdout;
+  EXPECT_LE(cost_of(anytime.stdout), cost_of(greedy.stdout));
+  EXPECT_NE(
+      slurp(dir / "k.tour").find("Length " + std::to_string(std::lround(cost_of(anytime.stdout)))),
+      std::string::npos);
+  const auto text = eie("solve " + tsp + " --time-limit 0.5");
+  ASSERT_EQ(text.exit_code, 0) << text.stderr;
+  EXPECT_NE(text.stdout.find(" rounds, "), std::string::npos) << text.stdout;
+  expect_clean_failure(eie("solve " + tsp + " --time-limit=-1"), "--time-limit must be");
 }
 
 }  // namespace

@@ -290,6 +290,27 @@ TEST(Decoding, TheDecodeLoopReadsNoValuePerStep) {
   }
 }
 
+// multistart:K on instances with fewer than K first choices takes all of them, alone, with
+// the symmetries and with other strategies: the same solutions as multistart:n.
+TEST(Decoding, MultistartWithMoreStartsThanChoicesTakesThemAll) {
+  for (const auto* name : {"tsp", "cvrp"}) {
+    const auto problem = make_problem(name);
+    auto agent = make_agent(problem, test::small_network(32, 2, 32, 1), 20);
+    auto gen = at::make_generator<at::CPUGeneratorImpl>(2);
+    const auto instances = problem->generate(3, 9, gen);
+    for (const auto& [wide, exact] : std::vector<std::pair<std::string, std::string>>{
+             {"multistart:100", "multistart:9"},
+             {"multistart:100+aug8", "multistart:9+aug8"},
+             {"greedy+multistart:50", "greedy+multistart:9"}}) {
+      auto g1 = at::make_generator<at::CPUGeneratorImpl>(4), g2 = g1.clone();
+      const auto a = solve(*agent, instances, parse_decoding(wide), 3, g1);
+      const auto b = solve(*agent, instances, parse_decoding(exact), 3, g2);
+      EXPECT_TRUE(torch::equal(a.actions, b.actions)) << name << " " << wide;
+      EXPECT_NO_THROW((void)problem->check(instances, a.actions)) << name << " " << wide;
+    }
+  }
+}
+
 TEST(Decoding, BadStrategyNamesAreRejected) {
   for (const auto* bad : {"beam", "sample:0", "sample:x", "sample:"}) {
     EXPECT_THROW((void)parse_decoding(bad), std::invalid_argument) << bad;

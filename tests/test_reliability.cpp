@@ -3,6 +3,7 @@
 // are not finite, a disk that refuses writes, and training killed at any moment.
 // Every case: one stderr line, exit != 0, no output file, no stray temporary.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include <chrono>
@@ -15,6 +16,7 @@
 #include "src/io/h5_file.h"
 #include "src/io/model_format.h"
 #include "src/problem/registry.h"
+#include "src/util/atomic_path.h"
 #include "tests/cli_support.h"
 #include "tests/test_support.h"
 
@@ -70,6 +72,48 @@ TEST(Reliability, PlotFileNamesNeverRunCommands) {
   EXPECT_FALSE(std::filesystem::exists(pwned));
   EXPECT_TRUE(std::filesystem::exists(picture));  // under its literal name
   EXPECT_EQ(stray_temporaries(dir), 0);
+}
+
+// Outputs that are not plain files: a link is written through (the link stays), a FIFO,
+// a character device and the process's own descriptors are written into, never replaced.
+TEST(Reliability, OutputsThroughLinksFifosDevicesAndStdout) {
+  const auto dir = test::scratch_dir("special-outputs");
+  std::ofstream(dir / "real.txt") << "old";
+  std::filesystem::create_symlink("real.txt", dir / "link.txt");
+  write_file(dir / "link.txt", "new");
+  EXPECT_TRUE(std::filesystem::is_symlink(dir / "link.txt"));
+  EXPECT_EQ(test::slurp(dir / "real.txt"), "new");
+  std::filesystem::create_symlink(dir / "made.txt", dir / "dangling.txt");
+  write_file(dir / "dangling.txt", "made");
+  EXPECT_TRUE(std::filesystem::is_symlink(dir / "dangling.txt"));
+  EXPECT_EQ(test::slurp(dir / "made.txt"), "made");
+  EXPECT_EQ(stray_temporaries(dir), 0);
+
+  const auto fifo = dir / "fifo";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  std::string received;
+  std::thread reader([&] { received = test::slurp(fifo); });
+  write_file(fifo, "through the fifo");
+  reader.join();
+  EXPECT_EQ(received, "through the fifo");
+  EXPECT_TRUE(std::filesystem::is_fifo(fifo));
+
+  write_file("/dev/null", "discarded");
+  EXPECT_TRUE(std::filesystem::is_character_file("/dev/null"));
+
+  // The CLI: a tour to /dev/stdout lands on stdout (here a file), and the link stays.
+  const auto tsp = random_tsp(dir, 12);
+  const auto run = eie("solve " + tsp.string() + " --method nn --out /dev/stdout");
+  ASSERT_EQ(run.exit_code, 0) << run.stderr;
+  EXPECT_NE(run.stdout.find("TOUR_SECTION"), std::string::npos) << run.stdout;
+  EXPECT_TRUE(std::filesystem::is_symlink("/dev/stdout"));
+  // A picture through a link.
+  std::filesystem::create_symlink("tour.png", dir / "picture.png");
+  const auto plotted =
+      eie("solve " + tsp.string() + " --method nn --plot " + (dir / "picture.png").string());
+  ASSERT_EQ(plotted.exit_code, 0) << plotted.stderr;
+  EXPECT_TRUE(std::filesystem::is_symlink(dir / "picture.png"));
+  EXPECT_GT(std::filesystem::file_size(dir / "tour.png"), 100u);
 }
 
 TEST(Reliability, NonFiniteWeightsAreRefusedBeforeSolving) {

@@ -99,7 +99,8 @@ TEST(Tiles, PolicyTilesGiveFeasibleToursThatArePermutationEquivariant) {
     };
     EXPECT_EQ(row(mapped), row(t.actions)) << "instance " << b;
   }
-  for (const auto* strategy : {"sample:4", "aug8"}) {
+  // multistart:K with tiles of fewer than K cities (tiles of 12 here) takes every city.
+  for (const auto* strategy : {"sample:4", "aug8", "multistart:100", "multistart:100+aug8"}) {
     EXPECT_NO_THROW((void)problem.check(
         instances, solve(*agent, instances, parse_decoding(strategy), 2, gen).actions));
   }

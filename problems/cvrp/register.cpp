@@ -28,6 +28,7 @@ ProblemDescriptor descriptor() {
                                                                                            : 1e-4;
   };
   d.node_positions = true;
+  d.local_search = "local";  // 2-opt in a route, relocate and swap
   d.formats = {{".vrp", [](const std::filesystem::path& path) -> std::unique_ptr<InstanceFile> {
                   return std::make_unique<CvrplibFile>(read_cvrplib(path));
                 }}};

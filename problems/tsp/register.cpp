@@ -18,6 +18,7 @@ ProblemDescriptor descriptor() {
     return std::make_shared<TspProblem>(parse_domain(option(options, "domain")));
   };
   d.node_positions = true;
+  d.local_search = "oropt";  // 2-opt and Or-opt moves
   d.is_default = true;
   d.formats = {{".tsp", [](const std::filesystem::path& path) -> std::unique_ptr<InstanceFile> {
                   return std::make_unique<TsplibFile>(read_tsplib(path));

@@ -16,9 +16,10 @@ namespace {
 Decoding::Strategy parse_strategy(const std::string& name, const std::string& text) {
   const auto count_after = [&](const std::string& prefix) {
     const auto k = parse_int(name.substr(prefix.size()), "--decode " + prefix + "K");
-    if (k < 1) {
-      throw std::invalid_argument("--decode " + prefix + "K needs K >= 1, got " +
-                                  std::to_string(k));
+    constexpr int64_t kMaxCopies = 100'000;  // rows per instance: beyond, memory runs out
+    if (k < 1 || k > kMaxCopies) {
+      throw std::invalid_argument("--decode " + prefix + "K needs 1 <= K <= " +
+                                  std::to_string(kMaxCopies) + ", got " + std::to_string(k));
     }
     return k;
   };
@@ -84,8 +85,9 @@ Solutions solve_strategy(Agent& agent, const Instances& chunk, const Decoding::S
     }
     case Decoding::Kind::multistart: {
       const auto& problem = agent.problem();
-      const int64_t K =
-          strategy.samples > 0 ? strategy.samples : default_starts(problem.size(chunk));
+      // multistart:K takes every first choice when an instance (or a tile) has fewer than K.
+      const int64_t n = problem.size(chunk);
+      const int64_t K = strategy.samples > 0 ? std::min(strategy.samples, n) : default_starts(n);
       const auto t = agent.rollout(chunk, Selection::greedy, std::nullopt,
                                    problem.start_actions(chunk, K));
       return best_in_groups({t.actions, t.cost}, K);

@@ -198,10 +198,25 @@ BenchConfig parse_bench_config(const std::string& text, const std::filesystem::p
   c.bound = scalar<bool>(path, table, "bound", false);
   c.batch = scalar<int64_t>(path, table, "batch", 0);
   c.reference = scalar<std::string>(path, table, "reference", "");
-  if (c.instances < 1) throw std::invalid_argument(path.string() + ": 'instances' must be >= 1");
-  if (c.batch < 0) throw std::invalid_argument(path.string() + ": 'batch' must be >= 0");
+  // Stated limits: beyond them a run would ask for memory no machine has, and LibTorch's
+  // allocator would fail with a message that names no key.
+  constexpr int64_t kMaxInstances = 10'000'000, kMaxSize = 1'000'000, kMaxNodes = 1'000'000'000;
+  const auto in_range = [&](const char* key, int64_t value, int64_t low, int64_t high) {
+    if (value < low || value > high) {
+      throw std::invalid_argument(path.string() + ": '" + key + "' must be in " +
+                                  std::to_string(low) + ".." + std::to_string(high) + ", got " +
+                                  std::to_string(value));
+    }
+  };
+  in_range("instances", c.instances, 1, kMaxInstances);
+  in_range("batch", c.batch, 0, kMaxInstances);
   for (const auto n : c.sizes) {
-    if (n < 1) throw std::invalid_argument(path.string() + ": sizes must be positive");
+    in_range("sizes", n, 1, kMaxSize);
+    if (n * c.instances > kMaxNodes) {
+      throw std::invalid_argument(
+          path.string() + ": 'instances' x 'sizes' asks for " + std::to_string(n * c.instances) +
+          " nodes at n = " + std::to_string(n) + ", more than " + std::to_string(kMaxNodes));
+    }
   }
   if (c.models.empty() && c.methods.empty()) {
     throw std::invalid_argument(path.string() + ": give 'models' and/or 'methods'");

@@ -1,6 +1,7 @@
 #include "src/cli/common.h"
 
 #include <omp.h>
+#include <torch/version.h>
 
 #include <cmath>
 #include <cstdio>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "src/agent/attention_setup.h"
+#include "src/cli/commands.h"
 #include "src/util/gnuplot.h"
 #include "src/util/parse.h"
 
@@ -17,8 +19,8 @@ namespace eie::cli {
 
 void add_common_flags(cxxopts::Options& options) {
   const auto cores = std::to_string(std::max(1u, std::thread::hardware_concurrency()));
-  options.add_options("common")("threads", "threads for LibTorch and OpenMP",
-                                cxxopts::value<int64_t>()->default_value(cores))(
+  options.add_options(kCommonGroup)("threads", "threads for LibTorch and OpenMP",
+                                    cxxopts::value<int64_t>()->default_value(cores))(
       "seed", "random seed", cxxopts::value<int64_t>()->default_value("1234"))(
       "device", "cpu or cuda (needs a CUDA build of LibTorch)",
       cxxopts::value<std::string>()->default_value("cpu"))(
@@ -28,8 +30,68 @@ void add_common_flags(cxxopts::Options& options) {
       cxxopts::value<std::string>()->default_value("float32"))("h,help", "show this help");
 }
 
+namespace {
+
+// Text for one Markdown table cell.
+std::string cell(const std::string& text) {
+  std::string out;
+  for (const char c : text) {
+    if (c == '|')
+      out += "\\|";
+    else if (c == '\n')
+      out += ' ';
+    else
+      out += c;
+  }
+  return out;
+}
+
+// The command's description (what cxxopts prints before "Usage:") and a table of the
+// flags of the common group (`common`) or of every other group.
+void print_markdown(const cxxopts::Options& options, bool common) {
+  if (!common) {
+    const auto help = options.help();
+    std::printf("%s\n\n", help.substr(0, help.find("\nUsage:")).c_str());
+  }
+  std::printf("| flag | default | what |\n|---|---|---|\n");
+  for (const auto& group : options.groups()) {
+    if ((group == kCommonGroup) != common) continue;
+    for (const auto& o : options.group_help(group).options) {
+      std::string flag;
+      if (!o.s.empty()) flag += "-" + o.s + ", ";
+      for (const auto& name : o.l)
+        flag += (flag.empty() || flag.back() == ' ' ? "--" : ", --") + name;
+      if (!o.is_boolean) flag += " " + (o.arg_help.empty() ? std::string("VALUE") : o.arg_help);
+      // --threads' default is this machine's core count: the reference says what it means.
+      const bool per_machine = !o.l.empty() && o.l.front() == "threads";
+      const auto fallback = per_machine                      ? std::string("all cores")
+                            : o.has_default && !o.is_boolean ? "`" + o.default_value + "`"
+                                                             : std::string();
+      std::printf("| `%s` | %s | %s |\n", flag.c_str(), cell(fallback).c_str(),
+                  cell(o.desc).c_str());
+    }
+  }
+}
+
+}  // namespace
+
+std::string version_text() {
+  return std::string("eie ") + EIE_VERSION + " (commit " + EIE_COMMIT + "), LibTorch " +
+         TORCH_VERSION + ", CUDA " +
+         (torch::cuda::is_available()
+              ? "available (" + std::to_string(torch::cuda::device_count()) + " device(s))"
+              : std::string("not available"));
+}
+
 bool parse(cxxopts::Options& options, int argc, char** argv, cxxopts::ParseResult& result,
            Common& common) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string word = argv[i];
+    if (word == "--help-markdown" || word == "--help-markdown=common") {
+      print_markdown(options, word != "--help-markdown");
+      return false;
+    }
+  }
   // cxxopts wants long flags of two letters or more: accept the documented --n as -n.
   std::vector<std::string> words(argv, argv + argc);
   for (auto& w : words) {

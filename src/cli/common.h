@@ -14,14 +14,19 @@
 
 namespace eie::cli {
 
-// Flags every subcommand has: --threads, --seed, --device, --help.
+// Flags every subcommand has: --threads, --seed, --device, --precision, --help.
 void add_common_flags(cxxopts::Options& options);
+
+// The group add_common_flags() puts its flags in.
+inline const char* const kCommonGroup = "common";
 
 struct Common {
   uint64_t seed;         // every random draw derives from it
   torch::Device device;  // where tensors live
 };
-// Parses argv; prints help and returns false when --help was given. Applies
+// Parses argv; prints help and returns false when --help was given (--help-markdown:
+// the command's description and a Markdown table of its flags but the common ones;
+// --help-markdown=common: the common flags' table; for `eie help --markdown`). Applies
 // --threads to LibTorch and OpenMP and checks the common flags' ranges.
 bool parse(cxxopts::Options& options, int argc, char** argv, cxxopts::ParseResult& result,
            Common& common);

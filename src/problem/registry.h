@@ -53,6 +53,8 @@ struct ProblemDescriptor {
     return 1e-4;
   };
   bool node_positions = false;  // the first two node features are positions (windows apply)
+  std::string local_search;     // the strongest Problem::improve() method ("": none), what
+                                // eie solve's time limit improves the policy's solutions with
   bool is_default = false;      // the problem of commands given no --problem
   std::vector<InstanceFormat> formats;
 };
