@@ -5,13 +5,12 @@
 // Run: build/experiments/decode_speed PROBLEM MODEL N BATCH [DEVICE [REPS [DECODE [PRECISION
 //   [THREADS]]]]]   DEVICE cpu|cuda, DECODE as eie solve --decode (default greedy),
 //   PRECISION float32|tf32, THREADS on the CPU (default 2: chunks decoded in parallel)
+#include <omp.h>
 #include <torch/cuda.h>
 
 #include <chrono>
 #include <cstdio>
 #include <string>
-
-#include <omp.h>
 
 #include "src/agent/model_file.h"
 #include "src/agent/strategies.h"
@@ -20,8 +19,9 @@
 int main(int argc, char** argv) {
   using namespace eie;
   if (argc < 5) {
-    std::fprintf(stderr, "usage: decode_speed PROBLEM MODEL N BATCH [DEVICE [REPS [DECODE "
-                         "[PRECISION [THREADS]]]]]\n");
+    std::fprintf(stderr,
+                 "usage: decode_speed PROBLEM MODEL N BATCH [DEVICE [REPS [DECODE "
+                 "[PRECISION [THREADS]]]]]\n");
     return 2;
   }
   const std::string model = argv[2];
@@ -55,9 +55,10 @@ int main(int argc, char** argv) {
     seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     cost += solutions.cost.mean().item<double>();
   }
-  std::printf("{\"problem\": \"%s\", \"n\": %lld, \"batch\": %lld, \"device\": \"%s\", "
-              "\"instances_per_s\": %.1f, \"mean_cost\": %.5f}\n",
-              problem->name().c_str(), static_cast<long long>(n), static_cast<long long>(batch),
-              device.str().c_str(), static_cast<double>(batch) * reps / seconds, cost / reps);
+  std::printf(
+      "{\"problem\": \"%s\", \"n\": %lld, \"batch\": %lld, \"device\": \"%s\", "
+      "\"instances_per_s\": %.1f, \"mean_cost\": %.5f}\n",
+      problem->name().c_str(), static_cast<long long>(n), static_cast<long long>(batch),
+      device.str().c_str(), static_cast<double>(batch) * reps / seconds, cost / reps);
   return 0;
 }

@@ -10,10 +10,11 @@
 // are many and small). With BIAS = bias, the network has the shipped models' learned
 // distance bias (pointer beta 8, the other betas 0). With DEVICE = cuda, on the GPU
 // (each phase ends when the GPU has finished it; the op tables show the host's time).
-// Run: build/experiments/rollout_step_profile [STEPS [BATCH [THREADS [STARTS [OPS [BIAS [DEVICE]]]]]]]
+// Run: build/experiments/rollout_step_profile [STEPS [BATCH [THREADS [STARTS [OPS [BIAS
+// [DEVICE]]]]]]]
 #include <omp.h>
-#include <torch/cuda.h>
 #include <torch/csrc/autograd/profiler_legacy.h>
+#include <torch/cuda.h>
 
 #include <algorithm>
 #include <chrono>
@@ -147,10 +148,9 @@ int main(int argc, char** argv) {
     if (starts == 0) {
       Guard guard;
       if (step == steps) profile(guard, "greedy rollout");
-      reference =
-          solve(*baseline, instances, Decoding{},
-                device_chunk(*baseline, n, chunk_per_thread(batch, batch)), generator)
-              .cost;
+      reference = solve(*baseline, instances, Decoding{},
+                        device_chunk(*baseline, n, chunk_per_thread(batch, batch)), generator)
+                      .cost;
     }
     phase(order[0]);
     const auto plan = attention.plan(n);

@@ -1,13 +1,13 @@
 #pragma once
 
+#include <c10/core/Device.h>
+
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
 #include <map>
 #include <string>
 #include <vector>
-
-#include <c10/core/Device.h>
 
 #include "src/bench/bench_config.h"
 

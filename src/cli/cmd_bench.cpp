@@ -35,8 +35,9 @@ int run_bench(int argc, char** argv) {
   if (args["seed"].as<int64_t>() != 1234) command += " --seed " + std::to_string(common.seed);
 
   Progress bar("bench " + config.name, bench_workload(config));
-  const auto result = run_bench(config, common.seed == 1234 ? 0 : common.seed,
-                                [&](int64_t done) { bar.advance(done); }, common.device);
+  const auto result = run_bench(
+      config, common.seed == 1234 ? 0 : common.seed, [&](int64_t done) { bar.advance(done); },
+      common.device);
   write_bench_tables(config, result, command, out);
   // The tables are the result: a picture that cannot be drawn is a warning.
   try {

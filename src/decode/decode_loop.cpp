@@ -89,8 +89,9 @@ Trajectory decode(Environment& env, StepPolicy& policy, Selection selection,
     }
     // Only a broken policy (non-finite logits) chooses outside the mask.
     if (chosen_infeasible.defined() && chosen_infeasible.item<bool>()) {
-      throw std::runtime_error("decode: the policy chose an infeasible action "
-                               "(non-finite weights or inputs?)");
+      throw std::runtime_error(
+          "decode: the policy chose an infeasible action "
+          "(non-finite weights or inputs?)");
     }
   };
   const auto record = [](torch::Tensor& flag, const torch::Tensor& feasible_chosen) {

@@ -46,8 +46,8 @@ torch::Tensor RolloutBaseline::costs(const Instances& batch) {
   // One chunk per thread: solve() decodes them in parallel.
   const int64_t threads = torch::get_num_threads();
   torch::Generator unused = at::make_generator<at::CPUGeneratorImpl>(0);
-  const auto chunk = device_chunk(*agent_, agent_->problem().size(batch),
-                                  (batch.count() + threads - 1) / threads);
+  const auto chunk =
+      device_chunk(*agent_, agent_->problem().size(batch), (batch.count() + threads - 1) / threads);
   return solve(*agent_, batch, Decoding{}, chunk, unused).cost;
 }
 

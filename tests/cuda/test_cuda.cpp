@@ -20,8 +20,8 @@
 namespace eie {
 namespace {
 
-#define SKIP_WITHOUT_CUDA()                                                              \
-  if (!torch::cuda::is_available()) {                                                    \
+#define SKIP_WITHOUT_CUDA()                                                                \
+  if (!torch::cuda::is_available()) {                                                      \
     GTEST_SKIP() << "no CUDA device visible (CPU LibTorch, or no GPU): GPU tests skipped"; \
   }
 
@@ -55,7 +55,8 @@ std::vector<Case> cases() {
   std::vector<Case> out;
   for (const auto* problem : problem_descriptors()) {
     if (!test::has_policy(problem->name)) continue;
-    for (const auto* decoding : {"greedy", "sample:3", "multistart:4", "aug8", "greedy+sample:2+aug8"}) {
+    for (const auto* decoding :
+         {"greedy", "sample:3", "multistart:4", "aug8", "greedy+sample:2+aug8"}) {
       for (const auto& [attention, config] : test::attention_settings(problem->name)) {
         out.push_back({problem->name, decoding, attention});
       }
@@ -100,8 +101,8 @@ TEST_P(CudaAgrees, SameSolutionsAsTheCpu) {
 
 INSTANTIATE_TEST_SUITE_P(EveryProblem, CudaAgrees, ::testing::ValuesIn(cases()),
                          [](const ::testing::TestParamInfo<Case>& info) {
-                           std::string text = info.param.problem + "_" + info.param.decoding +
-                                              "_" + info.param.attention;
+                           std::string text = info.param.problem + "_" + info.param.decoding + "_" +
+                                              info.param.attention;
                            for (auto& ch : text) {
                              if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
                            }
@@ -132,7 +133,8 @@ TEST(Cuda, TrainingStepGradientsAgree) {
     // follows has a gradient of 0 but for rounding, whose relative error means nothing.
     const auto cpu_params = cpu->network().named_parameters();
     double scale = 0;
-    for (const auto& p : cpu_params) scale = std::max(scale, p.value().grad().abs().max().item<double>());
+    for (const auto& p : cpu_params)
+      scale = std::max(scale, p.value().grad().abs().max().item<double>());
     ASSERT_GT(scale, 0) << name;
     for (const auto& p : gpu->network().named_parameters()) {
       const auto& expected = cpu_params[p.key()].grad();
@@ -203,7 +205,8 @@ TEST(CudaCli, SolveAndBenchAgreeWithTheCpu) {
       ASSERT_EQ(cpu.exit_code, 0) << cpu.stderr;
       ASSERT_EQ(gpu.exit_code, 0) << gpu.stderr;
       const auto mean = [&](const std::string& json) {
-        const std::string key = std::string(problem) == "bpp3d" ? "\"mean_load_rate\"" : "\"mean_cost\"";
+        const std::string key =
+            std::string(problem) == "bpp3d" ? "\"mean_load_rate\"" : "\"mean_cost\"";
         const auto at = json.find(key);
         return at == std::string::npos ? -1.0 : std::stod(json.substr(json.find(':', at) + 1));
       };
@@ -216,8 +219,8 @@ TEST(CudaCli, SolveAndBenchAgreeWithTheCpu) {
   std::ofstream(toml) << "name = \"b\"\nsizes = [20, 40]\ninstances = 8\nmodels = [\""
                       << EIE_SOURCE_DIR << "/results/models/tsp100.h5\"]\n"
                       << "scales = [\"sqrt\", \"logn-sqrt\"]\n";
-  const auto run = test::eie("bench " + toml.string() + " --device cuda --out " +
-                             (dir / "bench").string());
+  const auto run =
+      test::eie("bench " + toml.string() + " --device cuda --out " + (dir / "bench").string());
   EXPECT_EQ(run.exit_code, 0) << run.stderr;
   EXPECT_TRUE(std::filesystem::exists(dir / "bench" / "b.md"));
   const auto entropy = test::eie("entropy --device cuda --sizes 50,100 --instances 4 --out " +
