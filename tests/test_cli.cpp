@@ -37,7 +37,7 @@ INSTANTIATE_TEST_SUITE_P(Files, BrokenInstanceFile,
                                            "nan_coords.tsp", "duplicate_id.tsp", "too_small.tsp",
                                            "no_dimension.tsp"));
 
-TEST(Cli, ModelForAnotherProblem) {
+TEST(Cli, ModelForAnotherProblemFromShared) {
   EIE_REQUIRE_SHARED();
   const auto dir = test::scratch_dir("cli-wrong-problem");
   const auto run =
@@ -47,7 +47,7 @@ TEST(Cli, ModelForAnotherProblem) {
   EXPECT_FALSE(std::filesystem::exists(dir / "x.tour"));
 }
 
-TEST(Cli, CorruptAndWrongVersionModels) {
+TEST(Cli, CorruptAndWrongVersionModelsFromShared) {
   EIE_REQUIRE_SHARED();
   const auto dir = test::scratch_dir("cli-corrupt");
   const auto tsp = (test::shared_dir() / "instances/kroA100.tsp").string();
@@ -229,7 +229,7 @@ TEST(Cli, GenThenSolveDatasetAsJson) {
   EXPECT_NE(run.stdout.find("\"count\":6"), std::string::npos) << run.stdout;
 }
 
-TEST(Cli, SolveTsplibWritesATourWithThePrintedCost) {
+TEST(Cli, SolveTsplibWritesATourWithThePrintedCostFromShared) {
   EIE_REQUIRE_SHARED();
   const auto dir = test::scratch_dir("cli-tour");
   const auto run =

@@ -234,7 +234,7 @@ TEST(CvrpRoutes, LengthOfAHandExample) {
 
 // --- CVRPLIB files ---
 
-TEST(Cvrplib, ReadsXn101k25) {
+TEST(Cvrplib, ReadsXn101k25FromShared) {
   EIE_REQUIRE_SHARED();
   const auto instance = read_cvrplib(test::shared_dir() / "instances/X-n101-k25.vrp");
   EXPECT_EQ(instance.name, "X-n101-k25");
@@ -255,7 +255,7 @@ TEST(Cvrplib, ReadsXn101k25) {
   EXPECT_TRUE(instance.notes.empty());
 }
 
-TEST(Cvrplib, BestKnownSolutionOfXn101k25) {
+TEST(Cvrplib, BestKnownSolutionOfXn101k25FromShared) {
   EIE_REQUIRE_SHARED();
   const auto instance = read_cvrplib(test::shared_dir() / "instances/X-n101-k25.vrp");
   const auto sol = read_sol(test::shared_dir() / "instances/X-n101-k25.sol");
@@ -481,7 +481,7 @@ TEST(CvrpHeuristics, LocalSearchRejectsAnInfeasibleStart) {
   EXPECT_THROW((void)local_search(small(), {{1, 2}, {3}}, 0), std::invalid_argument);
 }
 
-TEST(CvrpHeuristics, SavingsAndLocalSearchOnXn101k25) {
+TEST(CvrpHeuristics, SavingsAndLocalSearchOnXn101k25FromShared) {
   EIE_REQUIRE_SHARED();
   const auto data = read_cvrplib(test::shared_dir() / "instances/X-n101-k25.vrp").data;
   const auto built = savings(data);

@@ -32,7 +32,7 @@ void expect_checked_sol(const test::Run& run, const std::filesystem::path& sol) 
   EXPECT_GE(printed, 27591);
 }
 
-TEST(CvrpCli, SavingsAndLocalSearchWriteACheckedSol) {
+TEST(CvrpCli, SavingsAndLocalSearchWriteACheckedSolFromShared) {
   EIE_REQUIRE_SHARED();
   const auto dir = test::scratch_dir("cvrp-cli-sol");
   const auto run = eie("solve " + x_n101().string() +
@@ -42,7 +42,7 @@ TEST(CvrpCli, SavingsAndLocalSearchWriteACheckedSol) {
   EXPECT_NE(run.stdout.find("\"gap\""), std::string::npos);
 }
 
-TEST(CvrpCli, PolicyWithEveryDecodingWritesACheckedSol) {
+TEST(CvrpCli, PolicyWithEveryDecodingWritesACheckedSolFromShared) {
   EIE_REQUIRE_SHARED();
   const auto dir = test::scratch_dir("cvrp-cli-policy");
   const auto model = model_file(dir, "cvrp", "cvrp").string();
@@ -72,7 +72,7 @@ INSTANTIATE_TEST_SUITE_P(
                       "cvrp_short_demand_section.vrp", "cvrp_long_demand_section.vrp",
                       "cvrp_negative_demand.vrp", "cvrp_truncated_coords.vrp", "cvrp_geo.vrp"));
 
-TEST(CvrpCli, TspModelOnAVrpFile) {
+TEST(CvrpCli, TspModelOnAVrpFileFromShared) {
   EIE_REQUIRE_SHARED();
   const auto dir = test::scratch_dir("cvrp-cli-tsp-model");
   const auto run =

@@ -36,7 +36,7 @@ Instances golden_instances(const h5::Reader& golden, const std::string& group) {
 
 class KoolCvrpGolden : public ::testing::TestWithParam<std::string> {};
 
-TEST_P(KoolCvrpGolden, EncoderActionsLogProbsAndCostsMatch) {
+TEST_P(KoolCvrpGolden, EncoderActionsLogProbsAndCostsMatchFromShared) {
   EIE_REQUIRE_SHARED();
   torch::NoGradGuard no_grad;
   auto agent = policy::import_kool(reference("cvrp100.h5"), make_problem("cvrp"));
@@ -70,7 +70,7 @@ TEST_P(KoolCvrpGolden, EncoderActionsLogProbsAndCostsMatch) {
 
 INSTANTIATE_TEST_SUITE_P(Sizes, KoolCvrpGolden, ::testing::Values("n20", "n100"));
 
-TEST(CvrpGenerator, ReproducesKoolRecipeOfTheGoldenInstances) {
+TEST(CvrpGenerator, ReproducesKoolRecipeOfTheGoldenInstancesFromShared) {
   EIE_REQUIRE_SHARED();
   const h5::Reader golden(reference("golden.h5"));
   auto gen = at::make_generator<at::CPUGeneratorImpl>(100202);
@@ -170,7 +170,7 @@ void expect_equivariant(Agent& agent, int64_t n, uint64_t seed) {
   EXPECT_TRUE(torch::equal(node_perm.index({ap}), a));
 }
 
-TEST(CvrpEquivariance, ReferenceModelUnderEveryScalePolicy) {
+TEST(CvrpEquivariance, ReferenceModelUnderEveryScalePolicyFromShared) {
   EIE_REQUIRE_SHARED();
   auto agent = policy::import_kool(reference("cvrp100.h5"), make_problem("cvrp"));
   for (const auto& name : scale_policy_names()) {

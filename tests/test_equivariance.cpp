@@ -83,7 +83,7 @@ TEST(CosineAttention, RowsAreBoundedByTheScaleAndTheFileKeepsIt) {
                            dynamic_cast<policy::AttentionAgent&>(*loaded).embed(instances)));
 }
 
-TEST(Equivariance, ReferenceModelUnderEveryScalePolicy) {
+TEST(Equivariance, ReferenceModelUnderEveryScalePolicyFromShared) {
   EIE_REQUIRE_SHARED();
   auto agent =
       policy::import_kool(test::shared_dir() / "reference/kool-am/tsp100.h5", make_problem("tsp"));

@@ -27,7 +27,7 @@ Golden load_tsp() {
 
 class KoolTspGolden : public ::testing::TestWithParam<std::string> {};
 
-TEST_P(KoolTspGolden, EncoderAndGreedyTourMatch) {
+TEST_P(KoolTspGolden, EncoderAndGreedyTourMatchFromShared) {
   EIE_REQUIRE_SHARED();
   torch::NoGradGuard no_grad;
   auto [agent, golden] = load_tsp();
@@ -48,7 +48,7 @@ TEST_P(KoolTspGolden, EncoderAndGreedyTourMatch) {
 
 INSTANTIATE_TEST_SUITE_P(Sizes, KoolTspGolden, ::testing::Values("n20", "n100"));
 
-TEST(KoolTspGolden, LogNOverDScaleReproducesScaledTours) {
+TEST(KoolTspGolden, LogNOverDScaleReproducesScaledToursFromShared) {
   EIE_REQUIRE_SHARED();
   torch::NoGradGuard no_grad;
   auto [agent, golden] = load_tsp();
@@ -66,7 +66,7 @@ TEST(KoolTspGolden, LogNOverDScaleReproducesScaledTours) {
   EXPECT_FALSE(torch::equal(t.actions, golden->read("tsp/n100/tour")));
 }
 
-TEST(KoolImport, RejectsWrongProblem) {
+TEST(KoolImport, RejectsWrongProblemFromShared) {
   EIE_REQUIRE_SHARED();
   EXPECT_THROW((void)policy::import_kool(test::shared_dir() / "reference/kool-am/cvrp100.h5",
                                          make_problem("tsp")),

@@ -6,7 +6,7 @@
 namespace eie::tsp {
 namespace {
 
-TEST(Tsplib, ReadsKroA100) {
+TEST(Tsplib, ReadsKroA100FromShared) {
   EIE_REQUIRE_SHARED();
   const auto instance = read_tsplib(test::shared_dir() / "instances/kroA100.tsp");
   EXPECT_EQ(instance.name, "kroA100");

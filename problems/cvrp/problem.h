@@ -28,6 +28,8 @@ struct Generation {
 class CvrpProblem final : public RoutingProblem {
  public:
   explicit CvrpProblem(Generation generation = {});
+  // (x, y, demand / capacity); context [current node, 1 - used capacity].
+  [[nodiscard]] RoutingLayout layout() const override { return {3, true, 1, 1, false}; }
 
   [[nodiscard]] std::string name() const override { return "cvrp"; }
   [[nodiscard]] const Generation& generation() const { return generation_; }

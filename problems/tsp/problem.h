@@ -19,6 +19,8 @@ enum class Domain { unit, symmetric };
 class TspProblem final : public RoutingProblem {
  public:
   explicit TspProblem(Domain domain = Domain::unit) : domain_(domain) {}
+  // (x, y); context [first city, current city], a placeholder before the first.
+  [[nodiscard]] RoutingLayout layout() const override { return {2, false, 2, 0, true}; }
 
   [[nodiscard]] std::string name() const override { return "tsp"; }
   [[nodiscard]] Domain domain() const { return domain_; }

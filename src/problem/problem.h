@@ -97,10 +97,21 @@ class Problem {
   return torch::div(torch::arange(K, torch::kLong) * n, K, "floor");
 }
 
+// What a routing problem's environments give a policy to read (RoutingEnvironment):
+// the widths and kinds of their node features and step context.
+struct RoutingLayout {
+  int64_t node_features;    // per node (the first two: its position)
+  bool depot;               // node 0 is a depot
+  int64_t context_nodes;    // nodes in the step context
+  int64_t context_scalars;  // extra scalars in the step context
+  bool placeholder;         // no node chosen at the first step (a learned placeholder)
+};
+
 class RoutingProblem : public Problem {
  public:
   [[nodiscard]] virtual std::unique_ptr<RoutingEnvironment> environment(
       const Instances& instances) const = 0;
+  [[nodiscard]] virtual RoutingLayout layout() const = 0;
 };
 
 }  // namespace eie
