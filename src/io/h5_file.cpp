@@ -84,10 +84,18 @@ void silence_hdf5() {
 
 }  // namespace
 
+// The file is built in memory (HDF5's core driver, no backing store) and written out
+// whole by AtomicPath on commit: a full disk fails that checked write, never HDF5's own
+// close, which left the file open in the library and crashed its shutdown at exit.
 Writer::Writer(const std::filesystem::path& target) : path_(target) {
   silence_hdf5();
   try {
-    file_ = std::make_unique<H5::H5File>(path_.temporary().string(), H5F_ACC_TRUNC);
+    H5::FileAccPropList access;
+    if (H5Pset_fapl_core(access.getId(), 1 << 20, /*backing_store=*/0) < 0) {
+      throw H5::FileIException("H5Pset_fapl_core", "cannot build the file in memory");
+    }
+    file_ = std::make_unique<H5::H5File>(path_.temporary().string(), H5F_ACC_TRUNC,
+                                         H5::FileCreatPropList::DEFAULT, access);
   } catch (const H5::Exception&) {
     throw std::runtime_error(target.string() + ": cannot create file");
   }
@@ -129,10 +137,17 @@ void Writer::attribute(const std::string& name, const Attribute& value) {
 }
 
 void Writer::commit() {
-  guarded(path_.target(), "writing", [&] {
+  const auto image = guarded(path_.target(), "writing", [&] {
     file_->flush(H5F_SCOPE_GLOBAL);
+    const auto size = H5Fget_file_image(file_->getId(), nullptr, 0);
+    std::string bytes(size > 0 ? static_cast<size_t>(size) : 0, '\0');
+    if (size <= 0 || H5Fget_file_image(file_->getId(), bytes.data(), bytes.size()) != size) {
+      throw H5::FileIException("H5Fget_file_image", "no image of the file");
+    }
     file_->close();
+    return bytes;
   });
+  path_.write(image);
   path_.commit();
 }
 
