@@ -42,9 +42,8 @@ test::Run eie_on_a_full_disk(const std::string& args, const std::filesystem::pat
                              int kib = 0) {
   const auto err = dir / "stderr";
   const std::string command = "bash -o pipefail -c \"(trap '' XFSZ; ulimit -f " +
-                              std::to_string(kib) + "; exec " +
-                              std::string(EIE_BINARY) + " " + args +
-                              " --threads 1) 2>&1 >/dev/null | cat >" + err.string() + "\"";
+                              std::to_string(kib) + "; exec " + std::string(EIE_BINARY) + " " +
+                              args + " --threads 1) 2>&1 >/dev/null | cat >" + err.string() + "\"";
   const int status = std::system(command.c_str());
   return {WEXITSTATUS(status), test::slurp(err), ""};
 }
@@ -281,7 +280,8 @@ TEST(Reliability, AFullDiskAtTheCheckpointIsOneLineWithoutACrash) {
   const auto dir = test::scratch_dir("reliability-full-checkpoint");
   const auto run = eie_on_a_full_disk(
       "train --n 10 --epochs 1 --steps 1 --batch 4 --val-size 2 --baseline-eval-size 2 "
-      "--embed-dim 16 --heads 2 --layers 1 --ff-hidden 16 --out " + (dir / "run").string(),
+      "--embed-dim 16 --heads 2 --layers 1 --ff-hidden 16 --out " +
+          (dir / "run").string(),
       dir, 64);
   expect_clean_failure(run, "checkpoint.h5: write failed: File too large");
   EXPECT_EQ(run.exit_code, 1);
