@@ -56,11 +56,8 @@ AnytimeResult solve_within(Agent& agent, const Instances& instances, double seco
     } else {
       const auto better = costs < result.best.cost;
       const int64_t width = std::max(decoded.size(1), result.best.actions.size(1));
-      const auto pad = [&](const torch::Tensor& a) {
-        return torch::constant_pad_nd(a, {0, width - a.size(1)}, 0);
-      };
-      result.best.actions =
-          torch::where(better.unsqueeze(1), pad(decoded), pad(result.best.actions));
+      result.best.actions = torch::where(better.unsqueeze(1), pad_columns(decoded, width),
+                                         pad_columns(result.best.actions, width));
       result.best.cost = torch::where(better, costs, result.best.cost);
       const auto flags = better.contiguous();
       for (int64_t i = 0; i < flags.numel(); ++i) {

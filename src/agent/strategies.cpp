@@ -35,11 +35,6 @@ Decoding::Strategy parse_strategy(const std::string& name, const std::string& te
       text + "'");
 }
 
-torch::Tensor pad_columns(const torch::Tensor& actions, int64_t width) {
-  if (actions.size(1) == width) return actions;
-  return torch::constant_pad_nd(actions, {0, width - actions.size(1)}, 0);
-}
-
 // Actions padded to a common width, and the costs, of several solution sets.
 std::pair<std::vector<torch::Tensor>, std::vector<torch::Tensor>> unzip(
     const std::vector<Solutions>& parts) {
@@ -192,6 +187,11 @@ Solutions solve(Agent& agent, const Instances& instances, const Decoding& decodi
   if (failure) std::rethrow_exception(failure);
   const auto [actions, costs] = unzip(parts);
   return {torch::cat(actions, 0), torch::cat(costs, 0)};
+}
+
+torch::Tensor pad_columns(const torch::Tensor& actions, int64_t width) {
+  if (actions.size(1) == width) return actions;
+  return torch::constant_pad_nd(actions, {0, width - actions.size(1)}, 0);
 }
 
 int64_t device_chunk(Agent& agent, int64_t n, int64_t cpu_chunk) {

@@ -45,6 +45,10 @@ struct Solutions {
                               int64_t chunk, torch::Generator& generator,
                               const std::function<void(int64_t)>& on_chunk = {});
 
+// Actions [B, T] padded with 0 (routing: the depot; no-op steps) to `width` >= T columns,
+// so that solutions of different lengths stack.
+[[nodiscard]] torch::Tensor pad_columns(const torch::Tensor& actions, int64_t width);
+
 // Instances per chunk so that each of torch::get_num_threads() threads decodes a chunk of
 // its own (chunks are what runs in parallel), at most `cap`.
 [[nodiscard]] int64_t chunk_per_thread(int64_t count, int64_t cap);

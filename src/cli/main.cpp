@@ -44,21 +44,17 @@ void print_commands_markdown() {
       "| command | what |\n|---|---|\n");
   for (const auto& c : kCommands)
     std::printf("| [%s](#eie-%s) | %s |\n", c.name, c.name, c.summary);
+  // A command's own parser prints its table (common.h, parse()).
+  const auto print_table = [](const Command& c, std::string flag) {
+    std::string name = c.name;
+    char* args[] = {name.data(), flag.data(), nullptr};
+    (void)c.run(2, args);
+  };
   std::printf("\n## Flags every command has\n\n");
-  std::fflush(stdout);
-  char markdown_common[] = "--help-markdown=common";
-  char first[64];
-  std::snprintf(first, sizeof first, "%s", kCommands[0].name);
-  char* common_args[] = {first, markdown_common, nullptr};
-  (void)kCommands[0].run(2, common_args);
+  print_table(kCommands[0], "--help-markdown=common");
   for (const auto& c : kCommands) {
     std::printf("\n## eie %s\n\n", c.name);
-    std::fflush(stdout);
-    char markdown[] = "--help-markdown";
-    char name[64];
-    std::snprintf(name, sizeof name, "%s", c.name);
-    char* args[] = {name, markdown, nullptr};
-    (void)c.run(2, args);
+    print_table(c, "--help-markdown");
   }
 }
 

@@ -76,27 +76,26 @@ Trajectory decode(Environment& env, StepPolicy& policy, Selection selection,
   const c10::optional<torch::Generator> sampler =
       generator ? c10::optional<torch::Generator>(*generator) : c10::nullopt;
   std::vector<torch::Tensor> actions, step_log_probs;
-  // Whether a forced, or a chosen, action was infeasible at some step: kept on the
-  // device and read once, after the loop or before any other error it may explain, so
-  // that no step waits for the host. (An infeasible step cannot loop for ever: the
-  // loop stops after max_steps().)
-  torch::Tensor forced_infeasible, chosen_infeasible;
+  // Per step, whether each forced (or chosen) action was feasible, [B, 1] where the
+  // environment keeps its masks: read once, after the loop or before any other error it
+  // may explain, so that no step waits for the host. (An infeasible step cannot loop
+  // for ever: the loop stops after max_steps().)
+  std::vector<torch::Tensor> forced_feasible, chosen_feasible;
+  const auto all_feasible = [](const std::vector<torch::Tensor>& columns) {
+    return columns.empty() || torch::cat(columns, 1).all().item<bool>();
+  };
   const auto check_feasibility = [&] {
-    if (forced_infeasible.defined() && forced_infeasible.item<bool>()) {
+    if (!all_feasible(forced_feasible)) {
       throw std::invalid_argument(selection == Selection::replay
                                       ? "decode: a replayed action is infeasible"
                                       : "decode: a forced first action is infeasible");
     }
     // Only a broken policy (non-finite logits) chooses outside the mask.
-    if (chosen_infeasible.defined() && chosen_infeasible.item<bool>()) {
+    if (!all_feasible(chosen_feasible)) {
       throw std::runtime_error(
           "decode: the policy chose an infeasible action "
           "(non-finite weights or inputs?)");
     }
-  };
-  const auto record = [](torch::Tensor& flag, const torch::Tensor& feasible_chosen) {
-    const auto any_infeasible = feasible_chosen.logical_not().any();
-    flag = flag.defined() ? flag.logical_or(any_infeasible) : any_infeasible;
   };
   const int64_t max_steps = env.max_steps();
   while (!env.done()) {
@@ -113,14 +112,14 @@ Trajectory decode(Environment& env, StepPolicy& policy, Selection selection,
       torch::NoGradGuard no_grad;
       if (step < prefix) {
         action = forced.select(1, step);
-        record(forced_infeasible, feasible.gather(1, action.to(feasible.device()).unsqueeze(1)));
+        forced_feasible.push_back(feasible.gather(1, action.to(feasible.device()).unsqueeze(1)));
       } else if (selection == Selection::replay) {
         check_feasibility();
         throw std::invalid_argument("decode: the replayed solutions end before the problem does");
       } else {
         action = selection == Selection::greedy ? log_p.argmax(1) : sample_rows(log_p.exp(), sampler);
         // A host environment (packing) keeps its masks on the CPU, whatever the policy's device.
-        record(chosen_infeasible, feasible.gather(1, action.to(feasible.device()).unsqueeze(1)));
+        chosen_feasible.push_back(feasible.gather(1, action.to(feasible.device()).unsqueeze(1)));
       }
     }
     step_log_probs.push_back(log_p.gather(1, action.unsqueeze(1)).squeeze(1));

@@ -13,6 +13,7 @@
 #include "src/attention/bias_policy.h"
 #include "src/problem/registry.h"
 #include "tests/scale_settings.h"
+#include "tests/test_support.h"
 
 namespace eie::test {
 
@@ -33,6 +34,19 @@ constexpr int64_t kRoutingN = 100, kRoutingSize = 110, kPackingN = 20, kPackingS
 
 inline bool routing(const std::string& problem) {
   return problem_descriptor(problem).node_positions;
+}
+
+// The grid's network for `problem` trained at `train_n` (seeded: the same on every
+// call), its batch norm's statistics made non-trivial.
+inline std::unique_ptr<Agent> grid_agent(const std::shared_ptr<const Problem>& problem,
+                                         int64_t train_n) {
+  torch::manual_seed(7);
+  auto agent = make_agent(problem, small_network(64, 4, 64, 2), train_n);
+  for (auto& b : agent->network().named_buffers()) {
+    if (b.key().find("running_mean") != std::string::npos) b.value().normal_(0, 0.2);
+    if (b.key().find("running_var") != std::string::npos) b.value().uniform_(0.5, 1.5);
+  }
+  return agent;
 }
 
 // (name, setting) of every attention setting that applies to `problem`.

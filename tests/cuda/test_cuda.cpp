@@ -27,14 +27,9 @@ namespace {
 
 const torch::Device kCuda(torch::kCUDA);
 
-// A small float64 network for `problem` with non-trivial batch-norm statistics, on the CPU.
+// The conformance grid's network for `problem` in float64, on the CPU.
 std::unique_ptr<Agent> small_agent(const std::shared_ptr<const Problem>& problem, int64_t train_n) {
-  torch::manual_seed(7);
-  auto agent = make_agent(problem, test::small_network(64, 4, 64, 2), train_n);
-  for (auto& b : agent->network().named_buffers()) {
-    if (b.key().find("running_mean") != std::string::npos) b.value().normal_(0, 0.2);
-    if (b.key().find("running_var") != std::string::npos) b.value().uniform_(0.5, 1.5);
-  }
+  auto agent = test::grid_agent(problem, train_n);
   agent->network().to(torch::kDouble);
   return agent;
 }
