@@ -7,7 +7,18 @@ namespace eie {
 
 namespace {
 constexpr int64_t kSamplesPerRound = 64;
+
+// Solutions `decoding` decodes per instance of n nodes, with `copies` symmetric copies.
+int64_t solutions_per_instance(const Decoding& decoding, int64_t n, int64_t copies) {
+  int64_t count = 0;
+  for (const auto& s : decoding.strategies) {
+    count += s.kind != Decoding::Kind::multistart ? s.samples
+             : s.samples > 0                      ? std::min(s.samples, n)
+                                                  : default_starts(n);
+  }
+  return count * (decoding.symmetries ? copies : 1);
 }
+}  // namespace
 
 double default_time_limit(int64_t n) {
   return std::clamp(0.03 * static_cast<double>(n), 2.0, 60.0);
@@ -22,29 +33,22 @@ AnytimeResult solve_within(Agent& agent, const Instances& instances, double seco
   const auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - start).count(); };
   const auto& problem = agent.problem();
   const int64_t n = problem.size(instances);
-  const bool symmetric = problem.symmetries(instances.slice(0, 1)).size() == 8;
-  const std::string with_symmetries = symmetric ? "+aug8" : "";
-  const int64_t copies = symmetric ? 8 : 1;
+  // Copies aug8 decodes per instance (1 where the problem has no symmetries).
+  const auto copies = static_cast<int64_t>(problem.symmetries(instances.slice(0, 1)).size());
+  const std::string with_symmetries = copies == 8 ? "+aug8" : "";
   AnytimeResult result;
   double last_round = 0;
   while (result.rounds == 0 || elapsed() + last_round <= seconds) {
     const auto round_start = elapsed();
-    std::string name;
-    int64_t per_instance = 0;
-    if (result.rounds == 0 && !first.empty()) {
-      name = first;
-      per_instance = 1;  // at least: a user's decoding may be any union
-    } else if (result.rounds == 0) {
-      const int64_t starts = default_starts(n);
-      name = "multistart:" + std::to_string(starts) + with_symmetries;
-      per_instance = starts * copies;
-    } else {
-      name = "sample:" + std::to_string(kSamplesPerRound) + with_symmetries;
-      per_instance = kSamplesPerRound * copies;
-    }
+    const bool users = result.rounds == 0 && !first.empty();
+    std::string name = users                ? first
+                       : result.rounds == 0 ? "multistart:" + std::to_string(default_starts(n)) +
+                                                  with_symmetries
+                                            : "sample:" + std::to_string(kSamplesPerRound) +
+                                                  with_symmetries;
+    const auto decoding = parse_decoding(name);
     // On the host: the local search and the independent check run there.
-    auto decoded =
-        solve(agent, instances, parse_decoding(name), chunk, generator).actions.to(torch::kCPU);
+    auto decoded = solve(agent, instances, decoding, chunk, generator).actions.to(torch::kCPU);
     if (!improve.empty()) {
       decoded = problem.improve(improve, instances, decoded);
       name += " + " + improve;
@@ -65,7 +69,7 @@ AnytimeResult solve_within(Agent& agent, const Instances& instances, double seco
       }
     }
     result.round_names.push_back(name);
-    result.solutions += per_instance * instances.count();
+    result.solutions += solutions_per_instance(decoding, n, copies) * instances.count();
     ++result.rounds;
     last_round = elapsed() - round_start;
     if (on_round) on_round(result.best.cost.mean().item<double>());
