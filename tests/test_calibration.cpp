@@ -9,6 +9,8 @@
 #include <fstream>
 
 #include "src/agent/calibration.h"
+#include "src/agent/calibration_cache.h"
+#include "src/agent/calibration_table.h"
 #include "src/agent/policy_registry.h"
 #include "src/nn/distance_bias.h"
 #include "src/nn/module_state.h"

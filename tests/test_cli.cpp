@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <fstream>
+#include <vector>
 
 #include "src/agent/model_file.h"
 #include "src/io/dataset.h"
@@ -165,6 +167,72 @@ TEST(Cli, BadScalePolicies) {
   EXPECT_FALSE(std::filesystem::exists(dir / "bad.md"));
 }
 
+// Calibrations are kept per user, per model and setting: a second size between known
+// grid sizes measures nothing; a corrupt or foreign entry is measured again with a note;
+// a named cache folder that cannot be written is one line, the default's a note.
+TEST(Cli, CalibrationsAreCachedAndBadCacheEntriesAreNotTrusted) {
+  const auto dir = test::scratch_dir("cli-calibration-cache");
+  const auto model = model_file(dir, "tsp", "tsp").string();  // trained at 20: grid 28, 40
+  for (const int n : {30, 35}) {
+    ASSERT_EQ(eie("gen --n " + std::to_string(n) + " --count 2 --out " +
+                  (dir / ("d" + std::to_string(n) + ".h5")).string())
+                  .exit_code,
+              0);
+  }
+  const auto cache = dir / "cache";
+  const auto solve = [&](int n, const std::string& model_path, const std::string& more) {
+    return eie("solve --dataset " + (dir / ("d" + std::to_string(n) + ".h5")).string() +
+               " --model " + model_path + " --bias entropy " + more);
+  };
+  const auto with_cache = " --calibration-cache " + cache.string();
+  const auto first = solve(30, model, with_cache);
+  ASSERT_EQ(first.exit_code, 0) << first.stderr;
+  EXPECT_NE(first.stderr.find("calibrating attention biases at n = 28"), std::string::npos);
+  EXPECT_NE(first.stderr.find("at n = 40"), std::string::npos);
+  std::vector<std::filesystem::path> entries;
+  for (const auto& e : std::filesystem::directory_iterator(cache)) entries.push_back(e.path());
+  ASSERT_EQ(entries.size(), 1u);
+  const auto again = solve(35, model, with_cache);
+  ASSERT_EQ(again.exit_code, 0) << again.stderr;
+  EXPECT_EQ(again.stderr.find("calibrating"), std::string::npos) << again.stderr;
+
+  std::ofstream(entries[0]) << "n,layer,beta\n28,0,oops\n";
+  const auto corrupt = solve(35, model, with_cache);
+  ASSERT_EQ(corrupt.exit_code, 0) << corrupt.stderr;
+  EXPECT_NE(corrupt.stderr.find("note: calibration cache entry ignored"), std::string::npos);
+  EXPECT_NE(corrupt.stderr.find("calibrating"), std::string::npos);
+  const auto measured = slurp(entries[0]);
+  EXPECT_NE(measured.find("40,pointer,"), std::string::npos);  // written again, whole
+
+  // Another model's entry under this model's name: its stamp gives it away.
+  const auto other = model_file(test::scratch_dir("cli-calibration-other"), "tsp", "tsp").string();
+  ASSERT_EQ(solve(35, other, with_cache).exit_code, 0);
+  for (const auto& e : std::filesystem::directory_iterator(cache)) {
+    if (e.path() != entries[0]) std::ofstream(e.path()) << measured;
+  }
+  const auto foreign = solve(35, other, with_cache);
+  ASSERT_EQ(foreign.exit_code, 0) << foreign.stderr;
+  EXPECT_NE(foreign.stderr.find("calibrated on another model"), std::string::npos);
+  EXPECT_NE(foreign.stderr.find("calibrating"), std::string::npos);
+
+  // A named folder that cannot be written: one line, before anything is measured or
+  // written; `none` keeps nothing; the default folder's trouble is a note.
+  std::ofstream(dir / "plain-file") << "x";
+  expect_clean_failure(
+      solve(30, model, "--calibration-cache " + (dir / "plain-file" / "sub").string()),
+      "--calibration-cache");
+  const auto none = solve(30, model, "--calibration-cache none");
+  EXPECT_EQ(none.exit_code, 0) << none.stderr;
+  EXPECT_NE(none.stderr.find("calibrating"), std::string::npos);
+  const std::string saved = std::getenv("EIE_CACHE_DIR");
+  ::setenv("EIE_CACHE_DIR", (dir / "plain-file" / "sub").c_str(), 1);
+  const auto unwritable_default = solve(30, model, "");
+  ::setenv("EIE_CACHE_DIR", saved.c_str(), 1);
+  EXPECT_EQ(unwritable_default.exit_code, 0) << unwritable_default.stderr;
+  EXPECT_NE(unwritable_default.stderr.find("note: calibrations are not kept"), std::string::npos);
+  expect_clean_failure(solve(30, model, "--calibration-cache ''"), "empty folder name");
+}
+
 TEST(Cli, DistanceBiasFlags) {
   const auto dir = test::scratch_dir("cli-bias");
   const auto model = model_file(dir, "tsp", "tsp").string();  // no trained betas
@@ -179,7 +247,9 @@ TEST(Cli, DistanceBiasFlags) {
   const auto table = (dir / "betas.csv").string();
   const auto entropy = eie(solve + " --bias entropy:" + table + " --scale calibrated");
   EXPECT_EQ(entropy.exit_code, 0) << entropy.stderr;
-  EXPECT_NE(slurp(table).find("30,pointer,"), std::string::npos);
+  // Measured at the grid sizes around 30 (28 and 40 for a model trained at 20).
+  EXPECT_NE(slurp(table).find("28,pointer,"), std::string::npos);
+  EXPECT_NE(slurp(table).find("40,pointer,"), std::string::npos);
   // A cached table belongs to the model and the setting it was measured on.
   const auto other = model_file(test::scratch_dir("cli-bias-other"), "tsp", "tsp").string();
   const auto with_other = "solve --dataset " + data + " --model " + other;

@@ -2,6 +2,8 @@
 #include <torch/torch.h>
 #include <unistd.h>
 
+#include <cstdlib>
+#include <string>
 #include <vector>
 
 #include "src/util/heap.h"
@@ -46,8 +48,15 @@ std::filesystem::path scratch_dir(const std::string& name) {
 
 int main(int argc, char** argv) {
   ::testing::InitGoogleTest(&argc, argv);
+  // Calibrations the tests (and the eie processes they start) measure stay out of the
+  // user's cache: a folder per test process.
+  const auto cache =
+      std::filesystem::temp_directory_path() / ("eie-test-cache-" + std::to_string(::getpid()));
+  ::setenv("EIE_CACHE_DIR", cache.c_str(), 1);
   ::testing::UnitTest::GetInstance()->listeners().Append(new eie::test::ScratchCleaner);
   eie::keep_freed_memory();
   torch::set_num_threads(1);  // ctest runs suites in parallel
-  return RUN_ALL_TESTS();
+  const int status = RUN_ALL_TESTS();
+  (void)eie::remove_tree(cache);
+  return status;
 }

@@ -7,6 +7,7 @@
 #include <optional>
 #include <vector>
 
+#include "src/agent/layer_values.h"
 #include "src/attention/bias_policy.h"
 #include "src/attention/scale_policy.h"
 #include "src/decode/decode_loop.h"
@@ -15,18 +16,6 @@
 #include "src/util/attributes.h"
 
 namespace eie {
-
-// Per-layer values found by entropy calibration at one size n: scales lambda
-// (--scale calibrated) or distance betas (--bias entropy).
-struct LayerValues {
-  std::vector<double> encoder;  // one per encoder layer
-  double glimpse = 0;           // the decoder glimpse
-  double pointer = 0;           // the pointer (betas only)
-};
-using LayerScales = LayerValues;
-using LayerBiases = LayerValues;
-using LayerTable = std::map<int64_t, LayerValues>;  // by size n
-using LayerScaleTable = LayerTable;
 
 // How attention is set at inference: a scale policy and where it applies, an
 // optional window of nearest nodes (WindowParts says where), and a distance bias.

@@ -3,13 +3,12 @@
 #include <stdexcept>
 #include <string>
 
-#include "src/agent/calibration.h"
 #include "src/problem/registry.h"
 
 namespace eie {
 
 AttentionConfig attention_config(const AttentionSpec& spec, const BiasSpec& bias, Agent& agent,
-                                 const std::vector<int64_t>& sizes) {
+                                 const std::vector<int64_t>& sizes, const CalibrationCache& cache) {
   AttentionConfig config;
   config.window = spec.window;
   config.window_parts = parse_window_parts(spec.parts);
@@ -31,14 +30,15 @@ AttentionConfig attention_config(const AttentionSpec& spec, const BiasSpec& bias
     }
   }
   if (is_calibrated(spec.scale)) {
-    config.calibrated = calibrated_scales(agent, config, spec.scale, sizes);
+    config.calibrated = calibrated_scales(agent, config, spec.scale, sizes, cache);
   } else if (!spec.scale.empty()) {
     config.policy = make_scale_policy(spec.scale);
     config.scope = spec.scope;
   }
   // Scales are calibrated without the bias, the bias with the scales it will meet.
   config.bias = bias;
-  if (bias.calibrated()) config.calibrated_bias = entropy_biases(agent, config, bias.file, sizes);
+  if (bias.calibrated())
+    config.calibrated_bias = entropy_biases(agent, config, bias.file, sizes, cache);
   return config;
 }
 

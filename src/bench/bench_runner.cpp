@@ -9,7 +9,7 @@
 #include <sstream>
 
 #include "src/agent/attention_setup.h"
-#include "src/agent/calibration.h"
+#include "src/agent/calibration_cache.h"
 #include "src/agent/model_file.h"
 #include "src/agent/policy_registry.h"
 #include "src/agent/strategies.h"

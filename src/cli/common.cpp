@@ -243,6 +243,11 @@ void add_attention_flags(cxxopts::Options& options) {
       "or entropy[:FILE] (per layer, matching the entropy at N; FILE caches the table), then "
       "@PARTS where it applies: all, or a comma list of encoder, glimpse, pointer (e.g. "
       "logn:4@glimpse,pointer). Without BETA: the model's trained betas (default: as trained)",
+      cxxopts::value<std::string>())(
+      "calibration-cache",
+      "folder keeping calibrated scales and entropy biases between calls, per model and "
+      "setting (default: $EIE_CACHE_DIR, else $XDG_CACHE_HOME/eie, else ~/.cache/eie), or "
+      "none",
       cxxopts::value<std::string>());
 }
 
@@ -254,7 +259,13 @@ AttentionConfig attention_config(const cxxopts::ParseResult& r, Agent& agent,
   spec.window = at_least(r, "window", 0);
   spec.parts = r["window-at"].as<std::string>();
   const auto bias = parse_bias_spec(r.count("bias") ? r["bias"].as<std::string>() : "");
-  return eie::attention_config(spec, bias, agent, sizes);
+  CalibrationCache cache = default_calibration_cache();
+  if (r.count("calibration-cache")) {
+    const auto folder = r["calibration-cache"].as<std::string>();
+    if (folder.empty()) throw std::invalid_argument("--calibration-cache: empty folder name");
+    cache = folder == "none" ? CalibrationCache{} : CalibrationCache{folder, true};
+  }
+  return eie::attention_config(spec, bias, agent, sizes, cache);
 }
 
 }  // namespace eie::cli

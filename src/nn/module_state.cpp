@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include "src/util/fnv1a.h"
+
 namespace eie::nn {
 
 namespace {
@@ -17,15 +19,6 @@ void copy_named(const torch::OrderedDict<std::string, torch::Tensor>& from,
       throw std::invalid_argument("copy_module_state: the source has no '" + item.key() + "'");
     }
   }
-}
-
-constexpr uint64_t kFnvOffset = 0xcbf29ce484222325ULL;
-constexpr uint64_t kFnvPrime = 0x100000001b3ULL;
-
-uint64_t fnv1a(uint64_t hash, const void* data, size_t bytes) {
-  const auto* p = static_cast<const unsigned char*>(data);
-  for (size_t i = 0; i < bytes; ++i) hash = (hash ^ p[i]) * kFnvPrime;
-  return hash;
 }
 
 uint64_t hash_named(uint64_t hash, const torch::OrderedDict<std::string, torch::Tensor>& tensors) {

@@ -58,10 +58,16 @@ class Problem {
   // Relabelling, for equivariance checks: `instances` with the nodes it is sized by
   // reordered so that node j of the result is node perm[j] ([size()] int64) of the
   // original; and a solution of such permuted instances in the original's labels.
+  // A shorter perm (distinct indices) keeps only the nodes it names.
   [[nodiscard]] virtual Instances permute(const Instances& instances,
                                           const torch::Tensor& perm) const = 0;
   [[nodiscard]] virtual torch::Tensor unpermute(const torch::Tensor& actions,
                                                 const torch::Tensor& perm) const = 0;
+  // The instances cut down to their first m nodes (m <= size()): the draws of a larger
+  // size that a smaller one shares, for measurements paired across sizes.
+  [[nodiscard]] Instances first_nodes(const Instances& instances, int64_t m) const {
+    return permute(instances, torch::arange(m, torch::kLong));
+  }
   // The instance under cost-preserving transformations, the identity first (for aug8).
   [[nodiscard]] virtual std::vector<Instances> symmetries(const Instances& instances) const = 0;
   // Classical construction heuristic `method`: actions [B, T] in the decode loop's form.
