@@ -341,7 +341,12 @@ TEST(Cli, SolveAFileWithinItsDefaultTimeLimit) {
   const auto text = eie("solve " + tsp + " --time-limit 0.5");
   ASSERT_EQ(text.exit_code, 0) << text.stderr;
   EXPECT_NE(text.stdout.find(" rounds, "), std::string::npos) << text.stdout;
-  expect_clean_failure(eie("solve " + tsp + " --time-limit=-1"), "--time-limit must be");
+  for (const auto* bad : {"-1", "1e12", "86401"}) {
+    expect_clean_failure(
+        eie("solve " + tsp + " --time-limit=" + bad + " --out " + (dir / "bad.tour").string()),
+        "--time-limit must be 0 to 86400 seconds");
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir / "bad.tour"));
 }
 
 }  // namespace

@@ -118,9 +118,10 @@ std::shared_ptr<const LayerTable> cached_table(const std::filesystem::path& file
     table[g] = kind.calibrate(g);
   }
   if (!missing.empty() && keep) kind.write(path, table, stamp);
-  LayerTable out;
-  for (const auto n : sizes) out[n] = interpolate(table, train_n, n, kind.logarithmic);
-  return std::make_shared<const LayerTable>(std::move(out));
+  // The grid rows stay: a calibration under these values (entropy biases under
+  // calibrated scales) measures at grid sizes too.
+  for (const auto n : sizes) table[n] = interpolate(table, train_n, n, kind.logarithmic);
+  return std::make_shared<const LayerTable>(std::move(table));
 }
 
 std::string window_text(const AttentionConfig& c) {

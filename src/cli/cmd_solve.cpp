@@ -1,6 +1,7 @@
 // eie solve: an instance file or a dataset, with a policy or a classical method.
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <nlohmann/json.hpp>
 #include <optional>
 
@@ -78,10 +79,13 @@ int64_t batch_size(const cxxopts::ParseResult& args, Agent& agent, const Input& 
 // for an instance file that names no --decode and no --improve, default_time_limit(n).
 double time_limit(const cxxopts::ParseResult& args, const Input& input) {
   if (args.count("time-limit")) {
+    constexpr double kMostSeconds = 86400;  // a day per instance: more is a typo
     const auto limit = args["time-limit"].as<double>();
-    if (!(limit >= 0) || !std::isfinite(limit)) {
-      throw std::invalid_argument("--time-limit must be a number of seconds >= 0, got " +
-                                  std::to_string(limit));
+    if (!(limit >= 0 && limit <= kMostSeconds)) {
+      char text[64];
+      std::snprintf(text, sizeof text, "%g", limit);
+      throw std::invalid_argument(
+          "--time-limit must be 0 to 86400 seconds (a day per instance), got " + std::string(text));
     }
     return limit;
   }
