@@ -154,6 +154,29 @@ TEST(Reliability, AForgedStringLengthEndsInOneQuickLine) {
           " whose object " + std::to_string(index) + " claims 1099511627776 bytes");
 }
 
+// A fuzzer's find: a compact dataset that stores no bytes for its 2 x 2 floats made
+// libhdf5 copy from a null buffer (a segfault). Compact and contiguous datasets must
+// store exactly what their shape needs.
+TEST(Reliability, DatasetsStoringLessThanTheirShapeNeedsAreRefused) {
+  expect_clean_failure(
+      test::eie("solve --dataset " + test::broken("h5_compact_dataset_without_data.h5").string() +
+                " --method savings"),
+      "dataset 'depot': stores 0 bytes where its shape needs 16");
+}
+
+// Another: the characters of the variable-length string `problem` claim a size of
+// their own, and libhdf5 asked for gigabytes to convert 3 of them. eie reads such
+// strings from the global heap itself, as the bytes stored there.
+TEST(Reliability, VariableLengthStringsAreReadWithoutLibhdf5Converting) {
+  const auto dir = test::scratch_dir("reliability-huge-characters");
+  const auto solve =
+      measured_eie("solve --dataset " + test::broken("h5_string_of_huge_characters.h5").string() +
+                       " --method nn",
+                   dir);
+  expect_clean_failure(solve.run, "missing dataset 'gapacity'");  // the fuzzer's other change
+  EXPECT_LT(solve.peak_mib, 200) << "MiB";
+}
+
 // Blocks of a model file zeroed in turn, and bytes flipped: loading either works or
 // ends in one line naming the file and what eie was reading, never a libhdf5 call.
 TEST(Reliability, DamagedModelsNameWhatWasReadNotALibraryCall) {

@@ -99,6 +99,22 @@ auto guarded_write(const std::filesystem::path& path, const std::string& what, B
 constexpr double kMaxExpansion = 64;       // a compressed dataset may expand this much
 constexpr double kMaxDatasetBytes = 16e9;  // and never beyond this
 
+// Compact and contiguous datasets are copied straight from their stored bytes: a
+// layout that stores fewer bytes than the shape needs makes libhdf5 read past them (or
+// from nothing). Contiguous storage never written (0 bytes) reads as the fill value.
+void check_storage(const H5::DataSet& dataset, const std::vector<hsize_t>& dims) {
+  uint64_t needed = dataset.getDataType().getSize();
+  for (const auto d : dims) needed *= d;
+  const auto layout = dataset.getCreatePlist().getLayout();
+  if (layout == H5D_VIRTUAL) throw std::invalid_argument("is virtual (stored in other files)");
+  const uint64_t stored = dataset.getStorageSize();
+  if ((layout == H5D_COMPACT && stored != needed) ||
+      (layout == H5D_CONTIGUOUS && stored != 0 && stored != needed)) {
+    throw std::invalid_argument("stores " + std::to_string(stored) +
+                                " bytes where its shape needs " + std::to_string(needed));
+  }
+}
+
 }  // namespace
 
 // The file is built in memory (HDF5's core driver, no backing store) and written out
@@ -218,6 +234,7 @@ torch::Tensor Reader::read(const std::string& name) const {
           "claims " + std::to_string(static_cast<int64_t>(bytes)) + " bytes, more than a file of " +
           std::to_string(static_cast<int64_t>(file_bytes)) + " bytes can hold");
     }
+    check_storage(dataset, dims);
     auto tensor = torch::empty(std::vector<int64_t>(dims.begin(), dims.end()), type);
     dataset.read(tensor.data_ptr(), memory_type(type));
     return tensor;
@@ -280,8 +297,9 @@ auto read_attribute(const H5::H5File& file, const std::filesystem::path& path,
   });
 }
 
-// Read through the C API: the C++ wrapper passes a variable-length string to
-// strlen unchecked, and a corrupt file can make it null.
+// Read through the C API, never the C++ wrapper (it passed a corrupt file's null
+// variable-length string to strlen); variable-length strings are read from the global
+// heap by eie itself (src/io/h5_global_heap.h).
 std::string read_string(const H5::H5File& file, const std::filesystem::path& path,
                         const H5::Attribute& attr) {
   const auto type = attr.getStrType();
@@ -294,15 +312,7 @@ std::string read_string(const H5::H5File& file, const std::filesystem::path& pat
     value.erase(std::find(value.begin(), value.end(), '\0'), value.end());
     return value;
   }
-  check_variable_string(attr.getId(), layout_of(file.getId(), path), kMaxStringBytes);
-  char* raw = nullptr;
-  if (H5Aread(attr.getId(), type.getId(), &raw) < 0) {
-    throw std::invalid_argument("cannot be read: " + failure_cause());
-  }
-  if (raw == nullptr) throw std::invalid_argument("is a null string");
-  std::string value(raw);
-  H5free_memory(raw);
-  return value;
+  return read_variable_string(attr.getId(), layout_of(file.getId(), path), kMaxStringBytes);
 }
 
 }  // namespace

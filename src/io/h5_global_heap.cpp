@@ -101,16 +101,16 @@ std::vector<uint8_t> read_collection(const FileLayout& file, uint64_t address) {
   return bytes;
 }
 
-// Walks the collection's objects as libhdf5 will when it loads it (each one must end
-// inside the collection, and none may be empty, or the walk would never end) and
-// returns the size of object `index`.
-uint64_t object_size(const std::vector<uint8_t>& collection, uint64_t index, const FileLayout& file,
-                     uint64_t address) {
+// Walks the collection's objects as libhdf5 would (each one must end inside the
+// collection, and none may be empty, or its walk would never end) and returns the
+// bytes of object `index`.
+std::string object_bytes(const std::vector<uint8_t>& collection, uint64_t index,
+                         const FileLayout& file, uint64_t address) {
   const uint64_t object_header = aligned(8 + file.length_bytes);
   const uint64_t end = collection.size();
   const auto where = "global heap collection at " + std::to_string(address);
   bool found = false;
-  uint64_t found_size = 0;
+  std::string bytes;
   for (uint64_t at = aligned(8 + file.length_bytes); at < end;) {
     if (at + object_header > end) break;  // a tail too small for an object: free space
     const uint64_t id = little_endian(&collection[at], 2);
@@ -122,12 +122,13 @@ uint64_t object_size(const std::vector<uint8_t>& collection, uint64_t index, con
     }
     if (id == index && id != 0) {
       found = true;
-      found_size = size;
+      const auto data = collection.begin() + static_cast<std::ptrdiff_t>(at + object_header);
+      bytes.assign(data, data + static_cast<std::ptrdiff_t>(size));
     }
     at += span;
   }
   if (!found) wrong("names object " + std::to_string(index) + " of a " + where + " that has none");
-  return found_size;
+  return bytes;
 }
 
 }  // namespace
@@ -148,7 +149,7 @@ FileLayout layout_of(hid_t file, const std::filesystem::path& path) {
   return layout;
 }
 
-void check_variable_string(hid_t attribute, const FileLayout& file, uint64_t max_bytes) {
+std::string read_variable_string(hid_t attribute, const FileLayout& file, uint64_t max_bytes) {
   RawDescriptor raw{};
   if (H5Aread(attribute, raw_descriptor_type(), &raw) < 0) wrong("cannot be read");
   if (raw.size != 8 + file.address_bytes || file.address_bytes > 8 || file.length_bytes > 8) {
@@ -163,11 +164,12 @@ void check_variable_string(hid_t attribute, const FileLayout& file, uint64_t max
           std::to_string(file.bytes) + " bytes (at most " + std::to_string(max_bytes) +
           " allowed)");
   }
-  const auto stored = object_size(read_collection(file, address), index, file, address);
-  if (stored != length) {
+  auto value = object_bytes(read_collection(file, address), index, file, address);
+  if (value.size() != length) {
     wrong("claims a string of " + std::to_string(length) + " bytes, but its stored value has " +
-          std::to_string(stored));
+          std::to_string(value.size()));
   }
+  return value;
 }
 
 }  // namespace eie::h5
