@@ -164,6 +164,18 @@ TEST(Reliability, DatasetsStoringLessThanTheirShapeNeedsAreRefused) {
       "dataset 'depot': stores 0 bytes where its shape needs 16");
 }
 
+// Another: forged extents whose product (6.8e30 bytes) fits no integer; the message
+// said it through an undefined conversion.
+TEST(Reliability, ExtentsBeyondEveryIntegerAreNamed) {
+  const auto dir = test::scratch_dir("reliability-huge-extents");
+  const auto data = dir / "bpp3d.h5";
+  ASSERT_EQ(test::eie("gen --problem bpp3d --n 10 --count 2 --out " + data.string()).exit_code, 0);
+  expect_clean_failure(
+      test::eie("solve --dataset " + data.string() + " --model " +
+                test::broken("h5_model_dataset_of_1e30_bytes.h5").string()),
+      "dataset 'model/coarse_logit.weight': claims 6.81e+30 bytes, more than a file of 27144");
+}
+
 // Another: the characters of the variable-length string `problem` claim a size of
 // their own, and libhdf5 asked for gigabytes to convert 3 of them. eie reads such
 // strings from the global heap itself, as the bytes stored there.

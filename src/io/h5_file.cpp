@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <initializer_list>
+#include <iomanip>
+#include <sstream>
 #include <stdexcept>
 
 #include "src/io/h5_cause.h"
@@ -230,9 +232,11 @@ torch::Tensor Reader::read(const std::string& name) const {
     for (const auto d : dims) bytes *= static_cast<double>(d);
     const auto file_bytes = static_cast<double>(file_bytes_);
     if (bytes > std::min(kMaxDatasetBytes, kMaxExpansion * file_bytes + (1 << 20))) {
-      throw std::invalid_argument(
-          "claims " + std::to_string(static_cast<int64_t>(bytes)) + " bytes, more than a file of " +
-          std::to_string(static_cast<int64_t>(file_bytes)) + " bytes can hold");
+      // A product of forged extents may exceed every integer type.
+      std::ostringstream claim;
+      claim << std::setprecision(bytes < 1e15 ? 15 : 3) << bytes;
+      throw std::invalid_argument("claims " + claim.str() + " bytes, more than a file of " +
+                                  std::to_string(file_bytes_) + " bytes can hold");
     }
     check_storage(dataset, dims);
     auto tensor = torch::empty(std::vector<int64_t>(dims.begin(), dims.end()), type);
