@@ -70,6 +70,51 @@ TEST(H5File, ReadsFixedLengthStringAttributes) {
   EXPECT_EQ(h5::Reader(path).string_attribute("problem"), "tsp");
 }
 
+// eie writes fixed-length strings (nothing in the global heap, which libhdf5 reads
+// unchecked); files with variable-length strings, as h5py and older eie wrote them,
+// still read, the empty string included.
+TEST(H5File, WritesFixedLengthAndReadsVariableLengthStrings) {
+  const auto dir = test::scratch_dir("h5-strings");
+  {
+    h5::Writer w(dir / "eie.h5");
+    w.attribute("problem", std::string("tsp"));
+    w.attribute("empty", std::string());
+    w.commit();
+  }
+  {
+    H5::H5File file((dir / "eie.h5").string(), H5F_ACC_RDONLY);
+    EXPECT_FALSE(file.openGroup("/").openAttribute("problem").getStrType().isVariableStr());
+  }
+  const h5::Reader eie_file(dir / "eie.h5");
+  EXPECT_EQ(eie_file.string_attribute("problem"), "tsp");
+  EXPECT_EQ(eie_file.string_attribute("empty"), "");
+  {
+    H5::H5File file((dir / "vlen.h5").string(), H5F_ACC_TRUNC);
+    H5::StrType vlen(H5::PredType::C_S1, H5T_VARIABLE);
+    auto root = file.openGroup("/");
+    root.createAttribute("problem", vlen, H5::DataSpace(H5S_SCALAR))
+        .write(vlen, std::string("cvrp"));
+    root.createAttribute("empty", vlen, H5::DataSpace(H5S_SCALAR)).write(vlen, std::string());
+  }
+  const h5::Reader vlen_file(dir / "vlen.h5");
+  EXPECT_EQ(vlen_file.string_attribute("problem"), "cvrp");
+  EXPECT_EQ(vlen_file.string_attribute("empty"), "");
+}
+
+// The shipped models were written with variable-length strings.
+TEST(H5File, ShippedModelsStillLoad) {
+  const auto models = std::filesystem::path(EIE_SOURCE_DIR) / "results" / "models";
+  int loaded = 0;
+  for (const char* problem : {"tsp", "cvrp", "bpp3d"}) {
+    const auto path = models / (std::string(problem) + "100.h5");
+    if (!std::filesystem::exists(path)) continue;
+    EXPECT_EQ(h5::Reader(path).string_attribute("problem"), problem);
+    EXPECT_NO_THROW((void)load_agent(path, make_problem(problem)));
+    ++loaded;
+  }
+  if (loaded == 0) GTEST_SKIP() << "no models in " << models;
+}
+
 // What a corrupt file can hold where eie expects one value: a null variable-length
 // string (the C++ wrapper passed it to strlen) and attributes of several values
 // (a read of one value would write past it).

@@ -50,13 +50,15 @@ class Reader {
   [[nodiscard]] std::vector<std::string> datasets(const std::string& group = "/") const;
 
   [[nodiscard]] bool has_attribute(const std::string& name) const;
-  // Variable- or fixed-length strings (h5py writes the former).
+  // Variable- or fixed-length strings (h5py writes the former, eie the latter), at
+  // most 1 MiB and never longer than the file.
   [[nodiscard]] std::string string_attribute(const std::string& name) const;
   [[nodiscard]] int64_t int_attribute(const std::string& name) const;
   [[nodiscard]] double double_attribute(const std::string& name) const;
 
  private:
   std::filesystem::path path_;        // for error messages
+  uint64_t file_bytes_ = 0;           // what no read may exceed
   std::unique_ptr<H5::H5File> file_;  // open read-only
 };
 
