@@ -246,15 +246,22 @@ void add_attention_flags(cxxopts::Options& options) {
       cxxopts::value<std::string>());
 }
 
-AttentionConfig attention_config(const cxxopts::ParseResult& r, Agent& agent,
-                                 const std::vector<int64_t>& sizes) {
+AttentionSpec attention_spec(const cxxopts::ParseResult& r) {
   AttentionSpec spec;
   spec.scale = r.count("scale") ? r["scale"].as<std::string>() : "";
   spec.scope = parse_scale_scope(r["scale-at"].as<std::string>());
   spec.window = at_least(r, "window", 0);
   spec.parts = r["window-at"].as<std::string>();
-  const auto bias = parse_bias_spec(r.count("bias") ? r["bias"].as<std::string>() : "");
-  return eie::attention_config(spec, bias, agent, sizes);
+  return spec;
+}
+
+BiasSpec bias_spec(const cxxopts::ParseResult& r) {
+  return parse_bias_spec(r.count("bias") ? r["bias"].as<std::string>() : "");
+}
+
+AttentionConfig attention_config(const cxxopts::ParseResult& r, Agent& agent,
+                                 const std::vector<int64_t>& sizes) {
+  return eie::attention_config(attention_spec(r), bias_spec(r), agent, sizes);
 }
 
 }  // namespace eie::cli
