@@ -9,8 +9,10 @@ namespace {
 // {"name", "rows", "cells": [{"row", "n", "mean", "costs", "seconds", "cpu_seconds",
 // "peak_mib"}]}; with `out`, the tables <out>/<name>.md and .csv as eie bench writes them.
 py::dict bench(const std::filesystem::path& path, int64_t seed,
-               const std::optional<std::filesystem::path>& out, const std::string& device) {
+               const std::optional<std::filesystem::path>& out, const std::string& device,
+               const std::optional<int64_t>& threads) {
   require_file(path);
+  use_threads(threads);
   const auto offset = seed_of(seed) == 1234 ? 0 : static_cast<uint64_t>(seed);
   const auto where = device_of(device);
   BenchConfig config;
@@ -53,7 +55,7 @@ py::dict bench(const std::filesystem::path& path, int64_t seed,
 
 void bind_bench(py::module_& m) {
   m.def("bench", &bench, py::arg("path"), py::kw_only(), py::arg("seed") = 1234,
-        py::arg("out") = py::none(), py::arg("device") = "cpu",
+        py::arg("out") = py::none(), py::arg("device") = "cpu", py::arg("threads") = py::none(),
         "Runs a benchmark file (experiments/*.toml) as `eie bench` does; its cells as a "
         "dict, and with `out` the tables <out>/<name>.md and .csv.");
 }

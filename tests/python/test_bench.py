@@ -19,7 +19,7 @@ methods = ["nn"]
 def test_bench_cells_and_tables_equal_the_cli(tmp_path):
     config = tmp_path / "tiny.toml"
     config.write_text(TOML.format(model=ROOT / "results/models/tsp100.h5"))
-    table = eie.bench(str(config), out=str(tmp_path / "py"))
+    table = eie.bench(config, out=tmp_path / "py", threads=2)
     cli("bench", config, "--out", tmp_path / "cli", "--threads", 2)
     assert table["name"] == "tiny"
     assert len(table["rows"]) == 2
