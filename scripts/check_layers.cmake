@@ -4,7 +4,8 @@
 # - src/: a folder includes itself and the folders of lower layers only, and
 #   nothing from problems/, policies/ or tests/;
 # - problems/: itself, src/util/ and src/problem/ (no networks, no files of the core);
-# - policies/: itself, problems/ and the core below training and benchmarks.
+# - policies/: itself, problems/ and the core below training and benchmarks;
+# - python/: itself and the core (not the CLI).
 set(src_layers util parallel problem decode io attention nn agent "train|bench" cli)
 
 function(layer_of folder out)
@@ -21,7 +22,8 @@ endfunction()
 
 set(violations "")
 file(GLOB_RECURSE files RELATIVE ${ROOT} ${ROOT}/src/*.h ${ROOT}/src/*.cpp ${ROOT}/problems/*.h
-     ${ROOT}/problems/*.cpp ${ROOT}/policies/*.h ${ROOT}/policies/*.cpp)
+     ${ROOT}/problems/*.cpp ${ROOT}/policies/*.h ${ROOT}/policies/*.cpp ${ROOT}/python/*.h
+     ${ROOT}/python/*.cpp)
 foreach(file IN LISTS files)
   file(STRINGS ${ROOT}/${file} includes REGEX "^#include \"")
   foreach(line IN LISTS includes)
@@ -43,6 +45,11 @@ foreach(file IN LISTS files)
     elseif(file MATCHES "^policies/")
       if(included MATCHES "^(policies|problems)/" OR
          (included MATCHES "^src/" AND NOT included MATCHES "^src/(train|bench|cli)/"))
+        set(allowed TRUE)
+      endif()
+    elseif(file MATCHES "^python/")
+      # A front end like the CLI: the core's layers, problems and policies only by registry.
+      if(included MATCHES "^(python|src)/" AND NOT included MATCHES "^src/cli/")
         set(allowed TRUE)
       endif()
     endif()

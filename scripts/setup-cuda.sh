@@ -75,7 +75,8 @@ for tool in cmake ninja; do
 done
 start=$(date +%s)
 mkdir -p build-cuda
-cmake -S . -B build-cuda -G Ninja -DCMAKE_BUILD_TYPE=Release -DTorch_DIR="$Torch_DIR" \
+# No Python module: it is built against Debian's python3-torch, not this LibTorch.
+cmake -S . -B build-cuda -G Ninja -DCMAKE_BUILD_TYPE=Release -DTorch_DIR="$Torch_DIR" -DEIE_PYTHON=OFF \
   "${cmake_args[@]}" >build-cuda/configure.log 2>&1 ||
   { tail -30 build-cuda/configure.log >&2; fail "configure failed (build-cuda/configure.log)"; }
 if [ $# -gt 0 ]; then

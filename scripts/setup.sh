@@ -6,7 +6,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(cmake ninja-build g++ libtorch-dev libopenblas0-openmp libhdf5-dev libcxxopts-dev
-          libgtest-dev nlohmann-json3-dev libtomlplusplus-dev gnuplot-nox libgloo-dev)
+          libgtest-dev nlohmann-json3-dev libtomlplusplus-dev gnuplot-nox libgloo-dev
+          pybind11-dev python3-dev python3-torch python3-pytest)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

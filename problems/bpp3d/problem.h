@@ -48,6 +48,9 @@ class Bpp3dProblem final : public Problem {
   [[nodiscard]] torch::Tensor improve(const std::string& method, const Instances& instances,
                                       const torch::Tensor& actions) const override;
   [[nodiscard]] std::unique_ptr<Bpp3dEnvironment> environment(const Instances& instances) const;
+  [[nodiscard]] std::unique_ptr<Environment> start(const Instances& instances) const override {
+    return environment(instances);
+  }
 
  private:
   Protocol generation_;  // base and side range of generated instances

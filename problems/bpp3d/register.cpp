@@ -1,4 +1,5 @@
 // Offline 3D bin packing in the problem registry (src/problem/registry.h).
+#include "problems/bpp3d/actions.h"
 #include "problems/bpp3d/bpp_file.h"
 #include "problems/bpp3d/bpp_instance_file.h"
 #include "problems/bpp3d/problem.h"
@@ -6,6 +7,22 @@
 
 namespace eie::bpp3d {
 namespace {
+
+// Per box in packing order: box, x, y, z, dx, dy, dz ([B, n, 7] int32).
+SolutionTensors placement_tensors(const Instances& instances, const torch::Tensor& actions) {
+  const auto data = data_of(instances);
+  const auto rows = actions.to(torch::kLong).contiguous();
+  const int64_t count = rows.size(0), n = instances.at("boxes").size(1);
+  auto placements = torch::empty({count, n, 7}, torch::kInt);
+  auto* out = placements.data_ptr<int32_t>();
+  for (int64_t b = 0; b < count; ++b) {
+    const auto* row = rows[b].data_ptr<int64_t>();
+    for (const auto& p : replay(data[b], std::vector<int64_t>(row, row + rows.size(1)))) {
+      for (const int value : {p.box, p.x, p.y, p.z, p.dx, p.dy, p.dz}) *out++ = value;
+    }
+  }
+  return {{"placements", placements}};
+}
 
 ProblemDescriptor descriptor() {
   ProblemDescriptor d;
@@ -24,6 +41,8 @@ ProblemDescriptor descriptor() {
   d.formats = {{".bpp", [](const std::filesystem::path& path) -> std::unique_ptr<InstanceFile> {
                   return std::make_unique<BppInstanceFile>(read_bpp(path), path.stem().string());
                 }}};
+  d.fields = {{"boxes", torch::kInt, 3, "[count, n, 3]"}, {"bin", torch::kInt, 2, "[count, 2]"}};
+  d.solution = placement_tensors;
   return d;
 }
 

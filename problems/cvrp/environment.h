@@ -20,6 +20,10 @@ class CvrpEnvironment final : public RoutingEnvironment {
   [[nodiscard]] torch::Tensor feasible() const override;
   void step(const torch::Tensor& action) override;
   [[nodiscard]] bool done() const override { return done_; }
+  // Every customer served and back at the depot.
+  [[nodiscard]] torch::Tensor finished() const override {
+    return visited_.slice(1, 1).all(1) & (current_ == 0);
+  }
   // A customer, then at most one depot visit before the next (never the depot twice
   // in a row while a customer is feasible).
   [[nodiscard]] int64_t max_steps() const override { return 2 * n_; }

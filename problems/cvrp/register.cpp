@@ -32,6 +32,13 @@ ProblemDescriptor descriptor() {
   d.formats = {{".vrp", [](const std::filesystem::path& path) -> std::unique_ptr<InstanceFile> {
                   return std::make_unique<CvrplibFile>(read_cvrplib(path));
                 }}};
+  d.fields = {{"depot", torch::kFloat, 2, "[count, 2]"},
+              {"coords", torch::kFloat, 3, "[count, n, 2]"},
+              {"demand", torch::kFloat, 2, "[count, n]"},
+              {"capacity", torch::kFloat, 1, "[count]"}};
+  d.solution = [](const Instances&, const torch::Tensor& actions) -> SolutionTensors {
+    return {{"routes", actions}};  // [B, T]: customers 1..n, 0 = the depot between routes
+  };
   return d;
 }
 

@@ -23,6 +23,10 @@ ProblemDescriptor descriptor() {
   d.formats = {{".tsp", [](const std::filesystem::path& path) -> std::unique_ptr<InstanceFile> {
                   return std::make_unique<TsplibFile>(read_tsplib(path));
                 }}};
+  d.fields = {{"coords", torch::kFloat, 3, "[count, n, 2]"}};
+  d.solution = [](const Instances&, const torch::Tensor& actions) -> SolutionTensors {
+    return {{"tours", actions}};  // [B, n]: the cities in visiting order
+  };
   return d;
 }
 

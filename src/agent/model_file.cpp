@@ -72,6 +72,12 @@ NetworkOptions network_options_of(const std::filesystem::path& path) {
   return network_options(reader);
 }
 
+std::string model_problem(const std::filesystem::path& path) {
+  const h5::Reader reader(path);
+  check_format(reader);
+  return reader.string_attribute("problem");
+}
+
 std::unique_ptr<Agent> load_agent(const std::filesystem::path& path,
                                   std::shared_ptr<const Problem> problem) {
   const h5::Reader reader(path);

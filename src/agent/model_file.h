@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <memory>
+#include <string>
 
 #include "src/agent/agent.h"
 #include "src/agent/policy_registry.h"
@@ -13,6 +14,10 @@ namespace eie {
 
 // The network sizes recorded in a model or checkpoint file, range-checked.
 [[nodiscard]] NetworkOptions network_options_of(const std::filesystem::path& path);
+
+// The problem a model or checkpoint file was trained for ("tsp"); throws unless it is an
+// eie file of this format version.
+[[nodiscard]] std::string model_problem(const std::filesystem::path& path);
 
 // The agent stored in an eie model or checkpoint file, bound to `problem`; throws
 // if the file was made for another problem or another format version.

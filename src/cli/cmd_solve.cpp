@@ -1,15 +1,10 @@
 // eie solve: an instance file or a dataset, with a policy or a classical method.
-#include <chrono>
 #include <cmath>
-#include <cstdio>
 #include <nlohmann/json.hpp>
 #include <optional>
 
-#include "src/agent/anytime.h"
-#include "src/agent/attention_setup.h"
 #include "src/agent/model_file.h"
-#include "src/agent/policy_registry.h"
-#include "src/agent/strategies.h"
+#include "src/agent/solve_run.h"
 #include "src/cli/commands.h"
 #include "src/cli/common.h"
 #include "src/io/dataset.h"
@@ -58,70 +53,30 @@ std::unique_ptr<Agent> load_policy(const cxxopts::ParseResult& args, const Input
   auto agent = load_agent(model, input.problem);
   agent->network().to(common.device);
   const int64_t n = input.problem->size(input.instances);
-  auto config = attention_config(args, *agent, {n});
-  if (const int64_t tile = args.count("window") ? 0 : default_tiles(config, *input.problem, n)) {
+  if (const int64_t tile = set_inference_attention(*agent, attention_spec(args), bias_spec(args), n,
+                                                   args.count("window") > 0, calibration_cache(args))) {
     std::fprintf(stderr, "note: n = %lld: decoding in tiles of %lld (--window 0: whole instance)\n",
                  static_cast<long long>(n), static_cast<long long>(tile));
   }
-  agent->set_attention(config);
   return agent;
 }
 
-// Without --batch: 64, or fewer so that every thread decodes a chunk of its own; on a
-// GPU, as many as device_chunk() allows.
-int64_t batch_size(const cxxopts::ParseResult& args, Agent& agent, const Input& input) {
-  if (args.count("batch")) return at_least(args, "batch", 1);
-  const auto count = input.instances.count();
-  return device_chunk(agent, input.problem->size(input.instances), chunk_per_thread(count, 64));
-}
-
-// Seconds per instance the policy may take (0: one pass of --decode): --time-limit, or
-// for an instance file that names no --decode and no --improve, default_time_limit(n).
-double time_limit(const cxxopts::ParseResult& args, const Input& input) {
+// What the flags ask of solve_instances(); without --time-limit, an instance file's
+// default (file_time_limit).
+SolveSettings solve_settings(const cxxopts::ParseResult& args, const Input& input,
+                             const Common& common) {
+  SolveSettings settings;
+  settings.method = args["method"].as<std::string>();
+  settings.decode = args.count("decode") ? args["decode"].as<std::string>() : std::string();
+  settings.improve = args.count("improve") ? args["improve"].as<std::string>() : std::string();
+  settings.batch = args.count("batch") ? at_least(args, "batch", 1) : 0;
+  settings.seed = common.seed;
   if (args.count("time-limit")) {
-    constexpr double kMostSeconds = 86400;  // a day per instance: more is a typo
-    const auto limit = args["time-limit"].as<double>();
-    if (!(limit >= 0 && limit <= kMostSeconds)) {
-      char text[64];
-      std::snprintf(text, sizeof text, "%g", limit);
-      throw std::invalid_argument(
-          "--time-limit must be 0 to 86400 seconds (a day per instance), got " + std::string(text));
-    }
-    return limit;
+    settings.time_limit = args["time-limit"].as<double>();
+  } else if (input.file) {
+    settings.time_limit = file_time_limit(settings, input.problem->size(input.instances));
   }
-  const bool defaults = input.file && !args.count("decode") && !args.count("improve");
-  return defaults ? default_time_limit(input.problem->size(input.instances)) : 0.0;
-}
-
-struct PolicyRun {
-  torch::Tensor actions;                 // [count, T] on the CPU
-  std::optional<AnytimeResult> anytime;  // what the time limit ran (improvement included)
-};
-
-PolicyRun solve_with_policy(const cxxopts::ParseResult& args, Agent& agent, const Input& input,
-                            const Common& common) {
-  auto generator = at::make_generator<at::CPUGeneratorImpl>(common.seed);
-  const auto instances = input.instances.to(common.device);
-  const auto batch = batch_size(args, agent, input);
-  Progress progress("solve", input.instances.count());
-  if (const double limit = time_limit(args, input); limit > 0) {
-    const auto improve = args.count("improve")
-                             ? args["improve"].as<std::string>()
-                             : problem_descriptor(input.problem->name()).local_search;
-    const auto first = args.count("decode") ? args["decode"].as<std::string>() : std::string();
-    char status[64];
-    auto result = solve_within(agent, instances, limit * static_cast<double>(instances.count()),
-                               first, improve, batch, generator, [&](double best) {
-                                 std::snprintf(status, sizeof status, "best %.4f", best);
-                                 progress.advance(0, status);
-                               });
-    return {result.best.actions, std::move(result)};
-  }
-  const auto decoding = parse_decoding(args["decode"].as<std::string>());
-  return {solve(agent, instances, decoding, batch, generator,
-                [&](int64_t done) { progress.advance(done); })
-              .actions.to(torch::kCPU),
-          std::nullopt};
+  return settings;
 }
 
 }  // namespace
@@ -177,18 +132,15 @@ int run_solve(int argc, char** argv) {
     throw std::invalid_argument("--plot applies to instance files only");
   const auto size = plot_size(args);
 
-  const std::string method = args["method"].as<std::string>();
-  const auto agent = method == "am" ? load_policy(args, input, common) : nullptr;
-  const auto start = std::chrono::steady_clock::now();  // solving only: not file or model loading
-  auto run = agent ? solve_with_policy(args, *agent, input, common)
-                   : PolicyRun{input.problem->construct(method, input.instances), std::nullopt};
-  auto actions = run.actions;
-  if (args.count("improve") && !run.anytime) {
-    actions = input.problem->improve(args["improve"].as<std::string>(), input.instances, actions);
-  }
-  const auto costs = input.problem->check(input.instances, actions);  // independent check
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const auto settings = solve_settings(args, input, common);
+  const auto agent = settings.method == "am" ? load_policy(args, input, common) : nullptr;
+  Progress progress("solve", input.instances.count());
+  const auto run = solve_instances(
+      agent.get(), *input.problem, input.instances, settings,
+      [&](int64_t count, const std::string& status) { progress.advance(count, status); });
+  const auto& actions = run.actions;
+  const auto& costs = run.costs;
+  const double seconds = run.seconds;
 
   nlohmann::json report;
   if (input.file) {

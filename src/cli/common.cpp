@@ -251,21 +251,30 @@ void add_attention_flags(cxxopts::Options& options) {
       cxxopts::value<std::string>());
 }
 
-AttentionConfig attention_config(const cxxopts::ParseResult& r, Agent& agent,
-                                 const std::vector<int64_t>& sizes) {
+AttentionSpec attention_spec(const cxxopts::ParseResult& r) {
   AttentionSpec spec;
   spec.scale = r.count("scale") ? r["scale"].as<std::string>() : "";
   spec.scope = parse_scale_scope(r["scale-at"].as<std::string>());
   spec.window = at_least(r, "window", 0);
   spec.parts = r["window-at"].as<std::string>();
-  const auto bias = parse_bias_spec(r.count("bias") ? r["bias"].as<std::string>() : "");
-  CalibrationCache cache = default_calibration_cache();
-  if (r.count("calibration-cache")) {
-    const auto folder = r["calibration-cache"].as<std::string>();
-    if (folder.empty()) throw std::invalid_argument("--calibration-cache: empty folder name");
-    cache = folder == "none" ? CalibrationCache{} : CalibrationCache{folder, true};
-  }
-  return eie::attention_config(spec, bias, agent, sizes, cache);
+  return spec;
+}
+
+CalibrationCache calibration_cache(const cxxopts::ParseResult& r) {
+  if (!r.count("calibration-cache")) return default_calibration_cache();
+  const auto folder = r["calibration-cache"].as<std::string>();
+  if (folder.empty()) throw std::invalid_argument("--calibration-cache: empty folder name");
+  return folder == "none" ? CalibrationCache{} : CalibrationCache{folder, true};
+}
+
+BiasSpec bias_spec(const cxxopts::ParseResult& r) {
+  return parse_bias_spec(r.count("bias") ? r["bias"].as<std::string>() : "");
+}
+
+AttentionConfig attention_config(const cxxopts::ParseResult& r, Agent& agent,
+                                 const std::vector<int64_t>& sizes) {
+  return eie::attention_config(attention_spec(r), bias_spec(r), agent, sizes,
+                               calibration_cache(r));
 }
 
 }  // namespace eie::cli

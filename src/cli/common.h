@@ -9,6 +9,9 @@
 #include <vector>
 
 #include "src/agent/agent.h"
+#include "src/agent/calibration_cache.h"
+#include "src/attention/attention_spec.h"
+#include "src/attention/bias_policy.h"
 #include "src/problem/picture.h"
 #include "src/problem/registry.h"
 
@@ -45,6 +48,11 @@ void add_problem_flags(cxxopts::Options& options);
 
 // --scale, --scale-at, --window, --window-at, --bias: how attention is set at inference.
 void add_attention_flags(cxxopts::Options& options);
+// What those flags say: the scale and window, and the distance bias.
+[[nodiscard]] AttentionSpec attention_spec(const cxxopts::ParseResult& r);
+[[nodiscard]] BiasSpec bias_spec(const cxxopts::ParseResult& r);
+// --calibration-cache: a named folder, none, or the default per-user one.
+[[nodiscard]] CalibrationCache calibration_cache(const cxxopts::ParseResult& r);
 // The attention config those flags describe for `agent` on instances of `sizes`
 // (calibrated scales are measured here, or read from their file).
 [[nodiscard]] AttentionConfig attention_config(const cxxopts::ParseResult& r, Agent& agent,

@@ -18,6 +18,10 @@ class Environment {
   // action: [B] int64; finished instances receive a no-op action.
   virtual void step(const torch::Tensor& action) = 0;
   [[nodiscard]] virtual bool done() const = 0;
+  // [B] bool, true for the instances whose solution is complete (done() once all are).
+  [[nodiscard]] virtual torch::Tensor finished() const {
+    return torch::full({feasible().size(0)}, done(), torch::TensorOptions().dtype(torch::kBool));
+  }
   // Steps after which every instance is done under any feasible choices: the one
   // decode loop stops with an error beyond it, so no state can make it loop.
   [[nodiscard]] virtual int64_t max_steps() const = 0;

@@ -76,6 +76,12 @@ class Problem {
   // Local search `method` applied to finished solutions.
   [[nodiscard]] virtual torch::Tensor improve(const std::string& method, const Instances& instances,
                                               const torch::Tensor& actions) const = 0;
+  // A fresh batched environment on `instances`: what the decode loop steps, for front
+  // ends whose users step it with their own policy; std::invalid_argument where a
+  // problem has none.
+  [[nodiscard]] virtual std::unique_ptr<Environment> start(const Instances& /*instances*/) const {
+    throw std::invalid_argument("problem '" + name() + "' has no environment to step");
+  }
   // True when tile() cuts instances (tiled decoding is possible).
   [[nodiscard]] virtual bool has_tiles() const { return false; }
   // The instances cut into parts of at most `size` nodes (tiled decoding); throws
@@ -118,6 +124,9 @@ class RoutingProblem : public Problem {
   [[nodiscard]] virtual std::unique_ptr<RoutingEnvironment> environment(
       const Instances& instances) const = 0;
   [[nodiscard]] virtual RoutingLayout layout() const = 0;
+  [[nodiscard]] std::unique_ptr<Environment> start(const Instances& instances) const override {
+    return environment(instances);
+  }
 };
 
 }  // namespace eie

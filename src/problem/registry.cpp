@@ -1,5 +1,6 @@
 #include "src/problem/registry.h"
 
+#include <optional>
 #include <stdexcept>
 
 namespace eie {
@@ -17,6 +18,26 @@ std::string known_names() {
   std::string names;
   for (const auto& [name, descriptor] : registry()) names += (names.empty() ? "" : ", ") + name;
   return names;
+}
+
+// A dtype as numpy and PyTorch name it ("float32"), what a user of either reads.
+std::string dtype_name(torch::ScalarType type) {
+  switch (type) {
+    case torch::kFloat:
+      return "float32";
+    case torch::kDouble:
+      return "float64";
+    case torch::kHalf:
+      return "float16";
+    case torch::kInt:
+      return "int32";
+    case torch::kLong:
+      return "int64";
+    case torch::kBool:
+      return "bool";
+    default:
+      return c10::toString(type);
+  }
 }
 
 }  // namespace
@@ -83,6 +104,41 @@ std::shared_ptr<const Problem> make_problem(const std::string& name,
     }
   }
   return descriptor.make(with_defaults(descriptor, options));
+}
+
+void check_instances(const ProblemDescriptor& descriptor, const Problem& problem,
+                     const Instances& instances) {
+  const auto& name = descriptor.name;
+  std::optional<torch::Device> device;
+  for (const auto& field : descriptor.fields) {
+    if (!instances.has(field.name)) {
+      throw std::invalid_argument(name + ": missing field '" + field.name + "' " + field.shape);
+    }
+    const auto& t = instances.at(field.name);
+    if (t.dim() != field.dims) {
+      throw std::invalid_argument(name + ": " + field.name + " must have shape " + field.shape +
+                                  ", got " + std::to_string(t.dim()) + " dimensions");
+    }
+    if (t.scalar_type() != field.dtype) {
+      throw std::invalid_argument(name + ": " + field.name + " must be " + dtype_name(field.dtype) +
+                                  ", got " + dtype_name(t.scalar_type()));
+    }
+    if (!t.device().is_cpu() && !t.device().is_cuda()) {
+      throw std::invalid_argument(name + ": " + field.name + " is on device '" + t.device().str() +
+                                  "' (expected cpu or cuda)");
+    }
+    if (device && *device != t.device()) {
+      throw std::invalid_argument(name + ": " + field.name + " is on " + t.device().str() +
+                                  ", other fields on " + device->str());
+    }
+    device = t.device();
+  }
+  for (const auto& [field, tensor] : instances.fields()) {
+    bool known = false;
+    for (const auto& f : descriptor.fields) known = known || f.name == field;
+    if (!known) throw std::invalid_argument(name + ": unknown field '" + field + "'");
+  }
+  problem.validate(instances.to(torch::kCPU));
 }
 
 std::unique_ptr<InstanceFile> read_instance_file(const std::filesystem::path& path) {

@@ -41,6 +41,17 @@ struct InstanceFormat {
   std::function<std::unique_ptr<InstanceFile>(const std::filesystem::path&)> read;
 };
 
+// A field of the problem's instances, as datasets and the Python module hold it.
+struct InstanceField {
+  std::string name;         // "coords"
+  torch::ScalarType dtype;  // what the problem reads
+  int64_t dims;             // rank, the instance dimension included
+  std::string shape;        // "[count, n, 2]", for messages and docs
+};
+
+// A finished solution as named tensors, for front ends that return tensors.
+using SolutionTensors = std::map<std::string, torch::Tensor>;
+
 struct ProblemDescriptor {
   std::string name;                    // "tsp": --problem, dataset and model attributes
   std::string counts;                  // what the size n counts ("cities")
@@ -57,6 +68,10 @@ struct ProblemDescriptor {
                                 // eie solve's time limit improves the policy's solutions with
   bool is_default = false;      // the problem of commands given no --problem
   std::vector<InstanceFormat> formats;
+  std::vector<InstanceField> fields;  // every field of an instance batch
+  // The solutions `actions` [B, T] (the decode loop's form, on the CPU) of `instances`
+  // under the names users read ("tours" [B, n] for tsp); unset: {"actions": actions}.
+  std::function<SolutionTensors(const Instances&, const torch::Tensor&)> solution;
 };
 
 // Adds a problem; throws std::logic_error if its name or an extension is taken.
@@ -78,6 +93,12 @@ bool register_problem(ProblemDescriptor descriptor);
 // error (std::invalid_argument), as are unknown names.
 [[nodiscard]] std::shared_ptr<const Problem> make_problem(const std::string& name,
                                                           const ProblemOptions& options = {});
+
+// Throws std::invalid_argument unless `instances` has exactly the problem's fields, each of
+// its dtype and rank, all on one device, and the problem validates them: what instances
+// from outside eie's own files pass before a problem reads them.
+void check_instances(const ProblemDescriptor& descriptor, const Problem& problem,
+                     const Instances& instances);
 
 // The instance file at `path`, read by the problem that registered its extension.
 [[nodiscard]] std::unique_ptr<InstanceFile> read_instance_file(const std::filesystem::path& path);
