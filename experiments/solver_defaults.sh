@@ -19,6 +19,7 @@ measure() {
   end=$(date +%s.%N)
   printf '%s %.1f' "$(echo "$out" | json_field cost)" "$(echo "$end - $start" | bc)"
 }
+percent() { printf '%.2f%%' "$(echo "scale=6; 100 * ($1 - $2) / $2" | bc)"; }  # a above b
 row() {  # label, file, classical flags, [optimum]
   local label=$1 file=$2 classical=$3 optimum=${4:-}
   read -r ours ours_s <<<"$(measure "$file")"
@@ -26,10 +27,10 @@ row() {  # label, file, classical flags, [optimum]
   read -r theirs theirs_s <<<"$(measure "$file" $classical)"
   local gap_ours="" gap_theirs=""
   if [ -n "$optimum" ]; then
-    gap_ours=$(echo "scale=2; 100 * ($ours - $optimum) / $optimum" | bc)%
-    gap_theirs=$(echo "scale=2; 100 * ($theirs - $optimum) / $optimum" | bc)%
+    gap_ours=$(percent "$ours" "$optimum")
+    gap_theirs=$(percent "$theirs" "$optimum")
   fi
-  echo "| $label | $ours $gap_ours | $ours_s | $theirs $gap_theirs | $theirs_s | $(echo "scale=2; 100 * ($ours - $theirs) / $theirs" | bc)% |"
+  echo "| $label | $ours $gap_ours | $ours_s | $theirs $gap_theirs | $theirs_s | $(percent "$ours" "$theirs") |"
 }
 
 echo "| instance | eie solve FILE: cost (gap) | s | classical: cost (gap) | s | eie vs classical |"
