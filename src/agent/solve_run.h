@@ -39,9 +39,9 @@ using SolveProgress = std::function<void(int64_t count, const std::string& statu
 // Sets `agent`'s attention for instances of n nodes from `spec` and `bias`; unless
 // `window_chosen`, instances above 2,000 nodes of problems with tiles decode in tiles
 // (default_tiles). Returns the tile size, 0 for the whole instance.
-int64_t set_inference_attention(
-    Agent& agent, const AttentionSpec& spec, const BiasSpec& bias, int64_t n, bool window_chosen,
-    const CalibrationCache& cache = default_calibration_cache());
+int64_t set_inference_attention(Agent& agent, const AttentionSpec& spec, const BiasSpec& bias,
+                                int64_t n, bool window_chosen,
+                                const CalibrationCache& cache = default_calibration_cache());
 
 // Instances per chunk when none is given: 64, or fewer so that every thread decodes a
 // chunk of its own; on a GPU, as many as device_chunk() allows.

@@ -53,8 +53,9 @@ std::unique_ptr<Agent> load_policy(const cxxopts::ParseResult& args, const Input
   auto agent = load_agent(model, input.problem);
   agent->network().to(common.device);
   const int64_t n = input.problem->size(input.instances);
-  if (const int64_t tile = set_inference_attention(*agent, attention_spec(args), bias_spec(args), n,
-                                                   args.count("window") > 0, calibration_cache(args))) {
+  if (const int64_t tile =
+          set_inference_attention(*agent, attention_spec(args), bias_spec(args), n,
+                                  args.count("window") > 0, calibration_cache(args))) {
     std::fprintf(stderr, "note: n = %lld: decoding in tiles of %lld (--window 0: whole instance)\n",
                  static_cast<long long>(n), static_cast<long long>(tile));
   }

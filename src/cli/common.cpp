@@ -273,8 +273,7 @@ BiasSpec bias_spec(const cxxopts::ParseResult& r) {
 
 AttentionConfig attention_config(const cxxopts::ParseResult& r, Agent& agent,
                                  const std::vector<int64_t>& sizes) {
-  return eie::attention_config(attention_spec(r), bias_spec(r), agent, sizes,
-                               calibration_cache(r));
+  return eie::attention_config(attention_spec(r), bias_spec(r), agent, sizes, calibration_cache(r));
 }
 
 }  // namespace eie::cli
