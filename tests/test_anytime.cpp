@@ -1,5 +1,6 @@
 // solve_within(): eie solve's time limit. Rounds never make an instance worse, the
-// local search applies, the limit holds, and a zero limit is one round.
+// local search applies, the limit holds even where the planned round would not fit,
+// the classical round is a floor, and a zero limit is the probe alone.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -20,10 +21,10 @@ TEST(Anytime, RoundsOnlyImproveAndTheLimitHolds) {
     const auto instances = problem->generate(3, 15, gen);
     const auto local = problem_descriptor(name).local_search;
     auto g1 = gen.clone();
-    const auto once = solve_within(*agent, instances, 0, "", local, 3, g1);
+    const auto once = solve_within(*agent, instances, 0, {"", local, ""}, 3, g1);
     EXPECT_EQ(once.rounds, 1) << name;
-    EXPECT_EQ(once.round_names.front(), std::string("multistart:15+aug8 + ") + local) << name;
-    EXPECT_EQ(once.solutions, 3 * 15 * 8) << name;
+    EXPECT_EQ(once.round_names.front(), std::string("multistart:8 + ") + local) << name;
+    EXPECT_EQ(once.solutions, 3 * 8) << name;
     // The round's solutions, checked and improved: no worse than the plain greedy decode.
     const auto greedy =
         problem->check(instances, solve(*agent, instances, Decoding{}, 3, gen).actions);
@@ -33,11 +34,12 @@ TEST(Anytime, RoundsOnlyImproveAndTheLimitHolds) {
 
     auto g2 = gen.clone();
     const auto start = std::chrono::steady_clock::now();
-    const auto longer = solve_within(*agent, instances, 0.5, "", local, 3, g2);
+    const auto longer = solve_within(*agent, instances, 0.5, {"", local, ""}, 3, g2);
     const double took =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    EXPECT_GE(longer.rounds, 2) << name;
-    EXPECT_LT(took, 0.5 + 0.5) << name;  // no round started that would end far past it
+    EXPECT_GE(longer.rounds, 3) << name;  // the probe, multistart, sampling
+    EXPECT_EQ(longer.round_names[1].rfind("multistart:", 0), 0) << name;
+    EXPECT_LT(took, 0.5 + 0.25) << name;  // no round started that would end far past it
     EXPECT_TRUE((longer.best.cost <= once.best.cost + 1e-9).all().item<bool>()) << name;
     EXPECT_TRUE(torch::allclose(problem->check(instances, longer.best.actions), longer.best.cost))
         << name;
@@ -50,9 +52,56 @@ TEST(Anytime, PackingWithoutLocalSearchOrSymmetries) {
   auto agent = make_agent(problem, test::small_network(32, 2, 32, 1), 10);
   auto gen = at::make_generator<at::CPUGeneratorImpl>(2);
   const auto instances = problem->generate(2, 8, gen);
-  const auto result = solve_within(*agent, instances, 0, "", "", 2, gen);
-  EXPECT_EQ(result.round_names.front(), "multistart:8");
+  const auto result = solve_within(*agent, instances, 0.2, {"", "", ""}, 2, gen);
+  EXPECT_EQ(result.round_names.at(0), "multistart:8");  // every box first, once
   EXPECT_NO_THROW((void)problem->check(instances, result.best.actions));
+}
+
+// The limit holds where the planned multistart round alone takes longer: it is cut to
+// fewer starts (the old rounds ran whole and ended at twice the limit at n = 1000).
+TEST(Anytime, RoundsShrinkToTheTimeLeft) {
+  const auto problem = make_problem("tsp");
+  auto agent = make_agent(problem, test::small_network(32, 2, 32, 1), 20);
+  auto gen = at::make_generator<at::CPUGeneratorImpl>(3);
+  const auto instances = problem->generate(1, 150, gen);
+  using Clock = std::chrono::steady_clock;
+  const auto seconds_since = [](Clock::time_point t) {
+    return std::chrono::duration<double>(Clock::now() - t).count();
+  };
+  auto start = Clock::now();
+  (void)solve(*agent, instances, parse_decoding("multistart:100+aug8"), 1, gen);
+  const double planned = seconds_since(start);
+  start = Clock::now();
+  const auto result = solve_within(*agent, instances, planned / 2, {"", "", ""}, 1, gen);
+  const double took = seconds_since(start);
+  ASSERT_GE(result.rounds, 2);
+  EXPECT_NE(result.round_names[1], "multistart:100+aug8");
+  EXPECT_LT(took, planned / 2 * 1.25 + 0.05) << result.round_names[1];
+}
+
+// The classical construction, improved, runs as the first round: the best is never
+// worse than it, and an instance it wins says so.
+TEST(Anytime, TheClassicalRoundIsAFloor) {
+  for (const auto* name : {"tsp", "cvrp"}) {
+    const auto problem = make_problem(name);
+    auto agent = make_agent(problem, test::small_network(32, 2, 32, 1), 20);
+    auto gen = at::make_generator<at::CPUGeneratorImpl>(8);
+    const auto instances = problem->generate(4, 30, gen);
+    const auto& descriptor = problem_descriptor(name);
+    const auto result = solve_within(
+        *agent, instances, 0, {"", descriptor.local_search, descriptor.classical}, 4, gen);
+    EXPECT_EQ(result.round_names.at(0), descriptor.classical + " + " + descriptor.local_search);
+    const auto classical = problem->check(
+        instances, problem->improve(descriptor.local_search, instances,
+                                    problem->construct(descriptor.classical, instances)));
+    EXPECT_TRUE((result.best.cost <= classical + 1e-9).all().item<bool>()) << name;
+    for (size_t i = 0; i < result.best_round.size(); ++i) {  // where round 0 won, its cost
+      const auto index = static_cast<int64_t>(i);
+      if (result.best_round[i] == 0) {
+        EXPECT_DOUBLE_EQ(result.best.cost[index].item<double>(), classical[index].item<double>());
+      }
+    }
+  }
 }
 
 TEST(Anytime, DefaultLimitGrowsWithTheInstance) {

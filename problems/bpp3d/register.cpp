@@ -34,6 +34,7 @@ ProblemDescriptor descriptor() {
                {"base", "bin base LxW (default 120x100; the paper also uses 140x110, 160x120)",
                 /*recorded=*/false, /*fallback=*/"", /*sweep_key=*/"bases", /*sweep_label=*/"",
                 /*values=*/{}}};
+  d.classical = "heightmap";
   d.make = [](const ProblemOptions& options) {
     return std::make_shared<Bpp3dProblem>(
         parse_generation(option(options, "protocol"), option(options, "base")));

@@ -29,6 +29,7 @@ ProblemDescriptor descriptor() {
   };
   d.node_positions = true;
   d.local_search = "local";  // 2-opt in a route, relocate and swap
+  d.classical = "savings";
   d.formats = {{".vrp", [](const std::filesystem::path& path) -> std::unique_ptr<InstanceFile> {
                   return std::make_unique<CvrplibFile>(read_cvrplib(path));
                 }}};

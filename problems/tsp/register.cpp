@@ -19,6 +19,7 @@ ProblemDescriptor descriptor() {
   };
   d.node_positions = true;
   d.local_search = "oropt";  // 2-opt and Or-opt moves
+  d.classical = "nn";
   d.is_default = true;
   d.formats = {{".tsp", [](const std::filesystem::path& path) -> std::unique_ptr<InstanceFile> {
                   return std::make_unique<TsplibFile>(read_tsplib(path));

@@ -38,17 +38,18 @@ std::pair<torch::Tensor, std::optional<AnytimeResult>> decode_with_policy(
   const auto instances = given.to(agent.device());
   const auto batch = settings.batch > 0 ? settings.batch : default_batch(agent, given);
   if (settings.time_limit > 0) {
-    const auto improve = settings.improve.empty()
-                             ? problem_descriptor(agent.problem().name()).local_search
-                             : settings.improve;
+    const auto& descriptor = problem_descriptor(agent.problem().name());
+    const AnytimePlan plan{settings.decode,
+                           settings.improve.empty() ? descriptor.local_search : settings.improve,
+                           descriptor.classical};
     char status[64];
-    auto result =
-        solve_within(agent, instances, settings.time_limit * static_cast<double>(instances.count()),
-                     settings.decode, improve, batch, generator, [&](double best) {
-                       if (!progress) return;
-                       std::snprintf(status, sizeof status, "best %.4f", best);
-                       progress(0, status);
-                     });
+    auto result = solve_within(agent, instances,
+                               settings.time_limit * static_cast<double>(instances.count()), plan,
+                               batch, generator, [&](double best) {
+                                 if (!progress) return;
+                                 std::snprintf(status, sizeof status, "best %.4f", best);
+                                 progress(0, status);
+                               });
     auto actions = result.best.actions;
     return {actions, std::move(result)};
   }

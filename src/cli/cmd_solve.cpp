@@ -95,8 +95,9 @@ int run_solve(int argc, char** argv) {
                                      "savings (cvrp); heightmap (bpp3d)",
                                      cxxopts::value<std::string>()->default_value("am"))(
       "time-limit",
-      "seconds per instance for the policy: rounds of multistart and sample:64, with the 8 "
-      "symmetries where the problem has them, each round's best improved by the problem's "
+      "seconds per instance for the policy: the problem's classical construction, then rounds "
+      "of greedy, multistart and sample:64 (with the 8 symmetries where the problem has them; "
+      "each round sized to fit the time left), each round's best improved by the problem's "
       "local search (or --improve), the best kept. Default for an instance file that names no "
       "--decode and no --improve: 0.03 s per node, 2 to 60 s (3 s at n = 100); 0: one pass of "
       "--decode",

@@ -66,6 +66,8 @@ struct ProblemDescriptor {
   bool node_positions = false;  // the first two node features are positions (windows apply)
   std::string local_search;     // the strongest Problem::improve() method ("": none), what
                                 // eie solve's time limit improves the policy's solutions with
+  std::string classical;        // the construction heuristic eie solve's time limit also runs
+                                // (its improved solution is a floor under the policy's)
   bool is_default = false;      // the problem of commands given no --problem
   std::vector<InstanceFormat> formats;
   std::vector<InstanceField> fields;  // every field of an instance batch
