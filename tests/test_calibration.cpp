@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 
 #include "src/agent/calibration.h"
@@ -101,6 +102,38 @@ TEST(Calibration, EntropyBiasesRestoreEachLayersTrainingEntropyAtLargerSizes) {
 // Trained betas near 0 and of both signs (as multi-start training leaves the encoder's
 // when it learns a pointer bias): no factor of them up to 1000 makes such a layer local,
 // a beta added to them does.
+// Tables shipped beside the models are read like cache entries: a size they cover costs
+// no measurement and writes nothing; a corrupt one is ignored with a note; without a cache
+// (--calibration-cache none) everything is measured.
+TEST(Calibration, ShippedTablesCountAsCachedUnlessTheCacheIsNone) {
+  torch::manual_seed(34);
+  auto agent = make_agent(make_problem("tsp"), small_network(), 20);
+  const auto dir = test::scratch_dir("calibration-shipped");
+  const auto shipped = entropy_biases(*agent, AttentionConfig{}, "", {33},
+                                      CalibrationCache{dir / "shipped", true});  // grid 28, 40
+  const auto solve_at_35 = [&](const CalibrationCache& cache) {
+    testing::internal::CaptureStderr();
+    const auto table = entropy_biases(*agent, AttentionConfig{}, "", {35}, cache);
+    return std::make_pair(table->at(35), testing::internal::GetCapturedStderr());
+  };
+  const CalibrationCache user{dir / "user", true, dir / "shipped"};
+  const auto [found, quiet] = solve_at_35(user);
+  EXPECT_EQ(quiet, "");
+  EXPECT_FALSE(std::filesystem::exists(dir / "user"));
+  const auto expected = interpolate(*shipped, 20, 35, false);
+  EXPECT_NEAR(found.pointer, expected.pointer, 1e-6);  // as the CSV keeps them
+  EXPECT_NEAR(found.encoder.at(1), expected.encoder.at(1), 1e-6);
+
+  const auto measured_anew = solve_at_35(CalibrationCache{});
+  EXPECT_NE(measured_anew.second.find("calibrating"), std::string::npos);
+  for (const auto& entry : std::filesystem::directory_iterator(dir / "shipped")) {
+    std::ofstream(entry.path()) << "n,layer,beta\n28,0,oops\n";
+  }
+  const auto corrupt = solve_at_35(user).second;
+  EXPECT_NE(corrupt.find("note: calibration cache entry ignored"), std::string::npos) << corrupt;
+  EXPECT_NE(corrupt.find("calibrating"), std::string::npos) << corrupt;
+}
+
 TEST(Calibration, EntropyBiasesAddToTrainedBetasNearZeroOfEitherSign) {
   torch::manual_seed(33);
   auto options = small_network();

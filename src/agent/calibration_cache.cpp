@@ -89,6 +89,12 @@ std::shared_ptr<const LayerTable> cached_table(const std::filesystem::path& file
                     : cache.folder.empty() ? ""
                                            : cache_file(cache.folder, kind.name, stamp);
   auto table = stored_table(path, named, kind, stamp);
+  if (!named && !cache.shipped.empty()) {  // rows the user's cache lacks
+    for (auto& [n, values] :
+         stored_table(cache_file(cache.shipped, kind.name, stamp), false, kind, stamp)) {
+      table.emplace(n, std::move(values));
+    }
+  }
   std::vector<int64_t> missing;
   for (const auto n : sizes) {
     if (table.count(n)) continue;
@@ -180,19 +186,25 @@ LayerValues interpolate(const LayerTable& table, int64_t train_n, int64_t n, boo
   return out;
 }
 
+std::filesystem::path shipped_calibrations() {
+  return std::filesystem::path(EIE_MODELS_DIR) / "calibrations";
+}
+
 CalibrationCache default_calibration_cache() {
   const auto variable = [](const char* name) {
     const char* value = std::getenv(name);
     return std::string(value ? value : "");
   };
-  if (const auto eie = variable("EIE_CACHE_DIR"); !eie.empty()) return {eie, false};
+  if (const auto eie = variable("EIE_CACHE_DIR"); !eie.empty()) {
+    return {eie, false, shipped_calibrations()};
+  }
   if (const auto xdg = variable("XDG_CACHE_HOME"); !xdg.empty()) {
-    return {std::filesystem::path(xdg) / "eie", false};
+    return {std::filesystem::path(xdg) / "eie", false, shipped_calibrations()};
   }
   if (const auto home = variable("HOME"); !home.empty()) {
-    return {std::filesystem::path(home) / ".cache" / "eie", false};
+    return {std::filesystem::path(home) / ".cache" / "eie", false, shipped_calibrations()};
   }
-  return {};
+  return {"", false, shipped_calibrations()};
 }
 
 bool is_calibrated(const std::string& spec) {

@@ -30,12 +30,18 @@ namespace eie {
 
 // Where tables are kept between calls.
 struct CalibrationCache {
-  std::filesystem::path folder;  // "" when nothing is kept
-  bool named = false;            // the user named it: one that cannot be written is an
-                                 // error; the default's is a note on stderr
+  std::filesystem::path folder;   // "" when nothing is kept
+  bool named = false;             // the user named it: one that cannot be written is an
+                                  // error; the default's is a note on stderr
+  std::filesystem::path shipped;  // read only: tables shipped with the models, whose rows
+                                  // count as cached ("" for none)
 };
 
-// $EIE_CACHE_DIR, else $XDG_CACHE_HOME/eie, else $HOME/.cache/eie (none when unset).
+// The tables shipped beside the shipped models (results/models/calibrations).
+[[nodiscard]] std::filesystem::path shipped_calibrations();
+
+// $EIE_CACHE_DIR, else $XDG_CACHE_HOME/eie, else $HOME/.cache/eie (none when unset),
+// with the shipped tables.
 [[nodiscard]] CalibrationCache default_calibration_cache();
 
 // Whether a --scale spec asks for calibration: "calibrated" or "calibrated:FILE".

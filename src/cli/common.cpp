@@ -264,7 +264,8 @@ CalibrationCache calibration_cache(const cxxopts::ParseResult& r) {
   if (!r.count("calibration-cache")) return default_calibration_cache();
   const auto folder = r["calibration-cache"].as<std::string>();
   if (folder.empty()) throw std::invalid_argument("--calibration-cache: empty folder name");
-  return folder == "none" ? CalibrationCache{} : CalibrationCache{folder, true};
+  // none: every table measured afresh, the shipped ones too
+  return folder == "none" ? CalibrationCache{} : CalibrationCache{folder, true, shipped_calibrations()};
 }
 
 BiasSpec bias_spec(const cxxopts::ParseResult& r) {
