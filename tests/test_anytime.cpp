@@ -13,12 +13,25 @@
 namespace eie {
 namespace {
 
+// An untrained small policy of `problem_name` and `count` instances of n nodes.
+struct Untrained {
+  std::shared_ptr<const Problem> problem;
+  std::unique_ptr<Agent> agent;
+  torch::Generator gen;
+  Instances instances;
+
+  Untrained(const std::string& problem_name, int64_t count, int64_t n, uint64_t seed,
+            int64_t train_n = 20)
+      : problem(make_problem(problem_name)),
+        agent(make_agent(problem, test::small_network(32, 2, 32, 1), train_n)),
+        gen(at::make_generator<at::CPUGeneratorImpl>(seed)),
+        instances(problem->generate(count, n, gen)) {}
+};
+
 TEST(Anytime, RoundsOnlyImproveAndTheLimitHolds) {
   for (const auto* name : {"tsp", "cvrp"}) {
-    const auto problem = make_problem(name);
-    auto agent = make_agent(problem, test::small_network(32, 2, 32, 1), 20);
-    auto gen = at::make_generator<at::CPUGeneratorImpl>(6);
-    const auto instances = problem->generate(3, 15, gen);
+    Untrained u(name, 3, 15, 6);
+    auto& [problem, agent, gen, instances] = u;
     const auto local = problem_descriptor(name).local_search;
     auto g1 = gen.clone();
     const auto once = solve_within(*agent, instances, 0, {"", local, ""}, 3, g1);
@@ -48,10 +61,8 @@ TEST(Anytime, RoundsOnlyImproveAndTheLimitHolds) {
 }
 
 TEST(Anytime, PackingWithoutLocalSearchOrSymmetries) {
-  const auto problem = make_problem("bpp3d");
-  auto agent = make_agent(problem, test::small_network(32, 2, 32, 1), 10);
-  auto gen = at::make_generator<at::CPUGeneratorImpl>(2);
-  const auto instances = problem->generate(2, 8, gen);
+  Untrained u("bpp3d", 2, 8, 2, 10);
+  auto& [problem, agent, gen, instances] = u;
   const auto result = solve_within(*agent, instances, 0.2, {"", "", ""}, 2, gen);
   EXPECT_EQ(result.round_names.at(0), "multistart:8");  // every box first, once
   EXPECT_NO_THROW((void)problem->check(instances, result.best.actions));
@@ -60,10 +71,8 @@ TEST(Anytime, PackingWithoutLocalSearchOrSymmetries) {
 // The limit holds where the planned multistart round alone takes longer: it is cut to
 // fewer starts (the old rounds ran whole and ended at twice the limit at n = 1000).
 TEST(Anytime, RoundsShrinkToTheTimeLeft) {
-  const auto problem = make_problem("tsp");
-  auto agent = make_agent(problem, test::small_network(32, 2, 32, 1), 20);
-  auto gen = at::make_generator<at::CPUGeneratorImpl>(3);
-  const auto instances = problem->generate(1, 150, gen);
+  Untrained u("tsp", 1, 150, 3);
+  auto& [problem, agent, gen, instances] = u;
   using Clock = std::chrono::steady_clock;
   const auto seconds_since = [](Clock::time_point t) {
     return std::chrono::duration<double>(Clock::now() - t).count();
@@ -80,13 +89,11 @@ TEST(Anytime, RoundsShrinkToTheTimeLeft) {
 }
 
 // The classical construction, improved, runs as the first round: the best is never
-// worse than it, and an instance it wins says so.
+// worse than it, and where it wins the best is its solution.
 TEST(Anytime, TheClassicalRoundIsAFloor) {
   for (const auto* name : {"tsp", "cvrp"}) {
-    const auto problem = make_problem(name);
-    auto agent = make_agent(problem, test::small_network(32, 2, 32, 1), 20);
-    auto gen = at::make_generator<at::CPUGeneratorImpl>(8);
-    const auto instances = problem->generate(4, 30, gen);
+    Untrained u(name, 4, 30, 8);
+    auto& [problem, agent, gen, instances] = u;
     const auto& descriptor = problem_descriptor(name);
     const auto result = solve_within(
         *agent, instances, 0, {"", descriptor.local_search, descriptor.classical}, 4, gen);

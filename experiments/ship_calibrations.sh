@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# The calibration tables shipped with the shipped models (results/models/calibrations):
+# --bias entropy (tsp, cvrp) and --scale calibrated (every problem) at their default
+# settings, measured at the grid sizes N * 2^(k/2) up to MOST (default 2263), smallest
+# first, one solve of a one-instance dataset per size (what a grid size costs the
+# first time is the time printed per line). Rows already there are kept, not measured.
+# usage: experiments/ship_calibrations.sh [THREADS [MOST]]   (from the repository root)
+source "$(dirname "$0")/preamble.sh"
+most=${2:-2263}
+out=results/models/calibrations
+mkdir -p "$out"
+for n in 100 141 200 283 400 566 800 1131 1600 2263; do
+  [ "$n" -gt "$most" ] && break
+  for job in "tsp --bias entropy" "cvrp --bias entropy" "tsp --scale calibrated" \
+    "cvrp --scale calibrated" "bpp3d --scale calibrated"; do
+    read -r problem flags <<<"$job"
+    "$eie" gen --problem "$problem" --n "$n" --count 1 --seed 5 --out "$work/$problem-$n.h5" >/dev/null
+    start=$(date +%s.%N)
+    # shellcheck disable=SC2086
+    "$eie" solve --dataset "$work/$problem-$n.h5" $flags --calibration-cache "$out" \
+      --threads "$threads" >/dev/null
+    printf '%s n = %s %s: %.0f s\n' "$problem" "$n" "$flags" "$(echo "$(date +%s.%N) - $start" | bc)"
+  done
+done
