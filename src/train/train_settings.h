@@ -31,10 +31,10 @@ struct TrainSettings {
   int64_t val_size = TrainerOptions{}.val_size;  // held-out instances, logged cost
   int64_t baseline_eval_size = TrainerOptions{}.baseline_eval_size;  // ... for the t-test
   int64_t warmup_epochs = TrainerOptions{}.warmup_epochs;  // with the exponential baseline
-  int64_t embed_dim = nn::EncoderOptions{}.embed_dim;      // the network's sizes
-  int64_t heads = nn::EncoderOptions{}.heads;
-  int64_t layers = nn::EncoderOptions{}.layers;
-  int64_t ff_hidden = nn::EncoderOptions{}.ff_hidden;
+  int64_t embed_dim = nn::EncoderOptions{}.embed_dim;      // embedding width
+  int64_t heads = nn::EncoderOptions{}.heads;              // attention heads
+  int64_t layers = nn::EncoderOptions{}.layers;            // encoder layers
+  int64_t ff_hidden = nn::EncoderOptions{}.ff_hidden;      // feed-forward width
   std::string normalization = nn::to_string(nn::EncoderOptions{}.normalization);  // or layer
   std::optional<double> cosine;   // cosine attention's scale S
   std::string bias_init;          // BETA[@PARTS]: train a distance bias
