@@ -52,8 +52,8 @@ Picture BppInstanceFile::picture(const torch::Tensor& actions, std::optional<dou
   return picture(replay(data_, actions_vector(actions)), optimum);
 }
 
-Picture BppInstanceFile::picture(const std::filesystem::path& solution,
-                                 std::optional<double> optimum) const {
+std::vector<Placement> BppInstanceFile::checked_placements(
+    const std::filesystem::path& solution) const {
   const auto packed = read_placements(solution);
   if (packed.length != data_.length || packed.width != data_.width) {
     throw std::invalid_argument(solution.string() + ": packed on a " +
@@ -63,7 +63,34 @@ Picture BppInstanceFile::picture(const std::filesystem::path& solution,
   }
   check_solution_file(solution, "a packing of " + name_,
                       [&] { (void)check_packing(data_, packed.placements); });
-  return picture(packed.placements, optimum);
+  return packed.placements;
+}
+
+SolutionTensors BppInstanceFile::read_solution(const std::filesystem::path& solution) const {
+  const auto placements = checked_placements(solution);
+  auto rows =
+      torch::empty({1, static_cast<int64_t>(placements.size()), kPlacementColumns}, torch::kInt);
+  placement_rows(placements, rows.data_ptr<int32_t>());
+  return {{"placements", rows}};
+}
+
+void BppInstanceFile::write_solution(const std::filesystem::path& path,
+                                     const SolutionTensors& solution) const {
+  const auto rows = single_solution(solution, "placements", 3, torch::kInt);
+  if (rows.size(1) != kPlacementColumns) {
+    throw std::invalid_argument(
+        "solution: 'placements' must have 7 columns (box, x, y, z, dx, "
+        "dy, dz), got " +
+        std::to_string(rows.size(1)));
+  }
+  const auto placements = placements_of_rows(rows.data_ptr<int32_t>(), rows.size(0));
+  check_solution_file(path, "a packing of " + name_,
+                      [&] { write_placements(path, data_, placements); });
+}
+
+Picture BppInstanceFile::picture(const std::filesystem::path& solution,
+                                 std::optional<double> optimum) const {
+  return picture(checked_placements(solution), optimum);
 }
 
 }  // namespace eie::bpp3d

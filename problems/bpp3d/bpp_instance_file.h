@@ -17,6 +17,9 @@ class BppInstanceFile final : public InstanceFile {
   [[nodiscard]] std::map<std::string, double> measures(const torch::Tensor& actions) const override;
   void write_solution(const std::filesystem::path& path,
                       const torch::Tensor& actions) const override;
+  [[nodiscard]] SolutionTensors read_solution(const std::filesystem::path& solution) const override;
+  void write_solution(const std::filesystem::path& path,
+                      const SolutionTensors& solution) const override;
   [[nodiscard]] Picture picture(const torch::Tensor& actions,
                                 std::optional<double> optimum) const override;
   [[nodiscard]] Picture picture(const std::filesystem::path& solution,
@@ -25,6 +28,9 @@ class BppInstanceFile final : public InstanceFile {
  private:
   [[nodiscard]] Picture picture(const std::vector<Placement>& placements,
                                 std::optional<double> optimum) const;
+  // The placements of `solution`, checked against this instance.
+  [[nodiscard]] std::vector<Placement> checked_placements(
+      const std::filesystem::path& solution) const;
   BppData data_;      // as read
   std::string name_;  // file stem
 };

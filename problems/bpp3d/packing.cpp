@@ -25,6 +25,20 @@ bool is_orientation(const Box& box, const Placement& p) {
 
 }  // namespace
 
+void placement_rows(const std::vector<Placement>& placements, int32_t* out) {
+  for (const auto& p : placements) {
+    for (const int value : {p.box, p.x, p.y, p.z, p.dx, p.dy, p.dz}) *out++ = value;
+  }
+}
+
+std::vector<Placement> placements_of_rows(const int32_t* rows, int64_t count) {
+  std::vector<Placement> placements;
+  for (int64_t i = 0; i < count; ++i, rows += kPlacementColumns) {
+    placements.push_back({rows[0], rows[1], rows[2], rows[3], rows[4], rows[5], rows[6]});
+  }
+  return placements;
+}
+
 int64_t check_packing(const BppData& data, const std::vector<Placement>& placements) {
   const size_t n = data.boxes.size();
   std::vector<bool> seen(n, false);

@@ -26,6 +26,11 @@ struct Placement {
   }
 };
 
+// Placements as rows of 7 int32 (box, x, y, z, dx, dy, dz), as front ends hold them, and back.
+inline constexpr int64_t kPlacementColumns = 7;
+void placement_rows(const std::vector<Placement>& placements, int32_t* out);
+[[nodiscard]] std::vector<Placement> placements_of_rows(const int32_t* rows, int64_t count);
+
 // Returns the packed height H = max(z + dz). Throws std::logic_error naming the
 // box unless every box of `data` is placed exactly once, with (dx, dy, dz) one of
 // its orientations, inside the base (0 <= x, x + dx <= L; 0 <= y, y + dy <= W),

@@ -13,13 +13,11 @@ SolutionTensors placement_tensors(const Instances& instances, const torch::Tenso
   const auto data = data_of(instances);
   const auto rows = actions.to(torch::kLong).contiguous();
   const int64_t count = rows.size(0), n = instances.at("boxes").size(1);
-  auto placements = torch::empty({count, n, 7}, torch::kInt);
-  auto* out = placements.data_ptr<int32_t>();
+  auto placements = torch::empty({count, n, kPlacementColumns}, torch::kInt);
   for (int64_t b = 0; b < count; ++b) {
     const auto* row = rows[b].data_ptr<int64_t>();
-    for (const auto& p : replay(data[b], std::vector<int64_t>(row, row + rows.size(1)))) {
-      for (const int value : {p.box, p.x, p.y, p.z, p.dx, p.dy, p.dz}) *out++ = value;
-    }
+    placement_rows(replay(data[b], std::vector<int64_t>(row, row + rows.size(1))),
+                   placements[b].data_ptr<int32_t>());
   }
   return {{"placements", placements}};
 }

@@ -55,6 +55,26 @@ void CvrplibFile::write_solution(const std::filesystem::path& path,
   write_sol(path, routes, cvrplib_length(instance_.data, routes));
 }
 
+void CvrplibFile::check(const Routes& routes, const std::filesystem::path& path) const {
+  check_solution_file(path, "a solution of " + instance_.name,
+                      [&] { check_routes(instance_.data, routes); });
+}
+
+SolutionTensors CvrplibFile::read_solution(const std::filesystem::path& solution) const {
+  const auto sol = read_sol(solution);
+  check(sol.routes, solution);
+  const auto actions = actions_of_routes(sol.routes);
+  const auto steps = static_cast<int64_t>(actions.size());
+  return {{"routes", torch::tensor(actions, torch::kLong).view({1, steps})}};
+}
+
+void CvrplibFile::write_solution(const std::filesystem::path& path,
+                                 const SolutionTensors& solution) const {
+  const auto routes = routes_of(single_solution(solution, "routes", 2, torch::kLong));
+  check(routes, path);
+  write_sol(path, routes, cvrplib_length(instance_.data, routes));
+}
+
 Picture CvrplibFile::picture(const Routes& routes, std::optional<double> optimum) const {
   const auto cost = static_cast<double>(cvrplib_length(instance_.data, routes));
   return routes_picture(instance_.data, routes,
@@ -69,8 +89,7 @@ Picture CvrplibFile::picture(const torch::Tensor& actions, std::optional<double>
 Picture CvrplibFile::picture(const std::filesystem::path& solution,
                              std::optional<double> optimum) const {
   const auto sol = read_sol(solution);
-  check_solution_file(solution, "a solution of " + instance_.name,
-                      [&] { check_routes(instance_.data, sol.routes); });
+  check(sol.routes, solution);
   return picture(sol.routes, optimum);
 }
 

@@ -17,6 +17,9 @@ class CvrplibFile final : public InstanceFile {
   [[nodiscard]] std::map<std::string, double> measures(const torch::Tensor& actions) const override;
   void write_solution(const std::filesystem::path& path,
                       const torch::Tensor& actions) const override;
+  [[nodiscard]] SolutionTensors read_solution(const std::filesystem::path& solution) const override;
+  void write_solution(const std::filesystem::path& path,
+                      const SolutionTensors& solution) const override;
   [[nodiscard]] Picture picture(const torch::Tensor& actions,
                                 std::optional<double> optimum) const override;
   [[nodiscard]] Picture picture(const std::filesystem::path& solution,
@@ -24,6 +27,8 @@ class CvrplibFile final : public InstanceFile {
 
  private:
   [[nodiscard]] Picture picture(const Routes& routes, std::optional<double> optimum) const;
+  // Throws std::invalid_argument naming `path` unless `routes` solve this instance.
+  void check(const Routes& routes, const std::filesystem::path& path) const;
   CvrplibInstance instance_;  // as read, original coordinates
 };
 

@@ -34,6 +34,25 @@ void TsplibFile::write_solution(const std::filesystem::path& path,
   write_tour(path, instance_.name, tour, tsplib_length(instance_, tour));
 }
 
+void TsplibFile::check(const Tour& tour, const std::filesystem::path& path) const {
+  check_solution_file(path, "a tour of " + instance_.name,
+                      [&] { check_tour(tour, static_cast<int64_t>(instance_.cities.size())); });
+}
+
+SolutionTensors TsplibFile::read_solution(const std::filesystem::path& solution) const {
+  auto tour = read_tour(solution);
+  check(tour, solution);
+  const auto n = static_cast<int64_t>(tour.size());
+  return {{"tours", torch::tensor(tour, torch::kLong).view({1, n})}};
+}
+
+void TsplibFile::write_solution(const std::filesystem::path& path,
+                                const SolutionTensors& solution) const {
+  const auto tour = tour_of(single_solution(solution, "tours", 2, torch::kLong));
+  check(tour, path);
+  write_tour(path, instance_.name, tour, tsplib_length(instance_, tour));
+}
+
 Picture TsplibFile::picture(const Tour& tour, std::optional<double> optimum) const {
   const auto cost = static_cast<double>(tsplib_length(instance_, tour));
   return tour_picture(instance_.cities, tour,
@@ -48,9 +67,7 @@ Picture TsplibFile::picture(const torch::Tensor& actions, std::optional<double> 
 Picture TsplibFile::picture(const std::filesystem::path& solution,
                             std::optional<double> optimum) const {
   const auto tour = read_tour(solution);
-  check_solution_file(solution, "a tour of " + instance_.name, [&] {
-    check_tour(tour, static_cast<int64_t>(instance_.cities.size()));
-  });
+  check(tour, solution);
   return picture(tour, optimum);
 }
 

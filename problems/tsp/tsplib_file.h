@@ -15,6 +15,9 @@ class TsplibFile final : public InstanceFile {
   [[nodiscard]] std::map<std::string, double> measures(const torch::Tensor& actions) const override;
   void write_solution(const std::filesystem::path& path,
                       const torch::Tensor& actions) const override;
+  [[nodiscard]] SolutionTensors read_solution(const std::filesystem::path& solution) const override;
+  void write_solution(const std::filesystem::path& path,
+                      const SolutionTensors& solution) const override;
   [[nodiscard]] Picture picture(const torch::Tensor& actions,
                                 std::optional<double> optimum) const override;
   [[nodiscard]] Picture picture(const std::filesystem::path& solution,
@@ -22,6 +25,8 @@ class TsplibFile final : public InstanceFile {
 
  private:
   [[nodiscard]] Tour tour_of(const torch::Tensor& actions) const;
+  // Throws std::invalid_argument naming `path` unless `tour` is a tour of this instance.
+  void check(const Tour& tour, const std::filesystem::path& path) const;
   [[nodiscard]] Picture picture(const Tour& tour, std::optional<double> optimum) const;
   TsplibInstance instance_;  // as read, original coordinates
 };

@@ -4,6 +4,26 @@ namespace eie::python {
 
 namespace {
 
+// [B] bool: feasible[b, actions[b]], false where the action is out of range.
+torch::Tensor allowed(const torch::Tensor& feasible, const torch::Tensor& actions) {
+  const auto clamped = actions.clamp(0, feasible.size(1) - 1);
+  return feasible.gather(1, clamped.unsqueeze(1)).squeeze(1) & (clamped == actions);
+}
+
+// Whether every action is allowed, with one wait for the device (a step is a few ops, so
+// each op and wait shows). On the CPU gather checks its indices itself, an op fewer; on
+// a GPU an index out of range would be a device-side assert.
+bool all_allowed(const torch::Tensor& feasible, const torch::Tensor& actions) {
+  if (feasible.is_cpu()) {
+    try {
+      return feasible.gather(1, actions.unsqueeze(1)).all().item<bool>();
+    } catch (const c10::Error&) {  // "index 7 is out of bounds" (shapes are checked)
+      return false;
+    }
+  }
+  return allowed(feasible, actions).all().item<bool>();
+}
+
 // The environment the decode loop steps, on instances given as tensors (not copied),
 // with every action checked against the mask before it reaches the environment.
 class Env {
@@ -34,14 +54,8 @@ class Env {
                                   ", the instances on " + feasible.device().str());
     }
     if (env_->done()) throw std::invalid_argument("step: every instance is done");
-    // Few ops, as each costs about what a plain PyTorch environment's step does.
-    const auto [low, high] = torch::aminmax(actions);
-    const bool in_range = low.item<int64_t>() >= 0 && high.item<int64_t>() < feasible.size(1);
-    if (!in_range || !feasible.gather(1, actions.unsqueeze(1)).all().item<bool>()) {
-      const auto allowed =
-          (actions >= 0) & (actions < feasible.size(1)) &
-          feasible.gather(1, actions.clamp(0, feasible.size(1) - 1).unsqueeze(1)).squeeze(1);
-      const auto b = (~allowed).nonzero()[0][0].item<int64_t>();
+    if (!all_allowed(feasible, actions)) {
+      const auto b = (~allowed(feasible, actions)).nonzero()[0][0].item<int64_t>();
       throw std::invalid_argument("step: action " + std::to_string(actions[b].item<int64_t>()) +
                                   " of instance " + std::to_string(b) +
                                   " is not allowed (mask() is false there)");

@@ -1,14 +1,36 @@
 #include "python/src/files.h"
 
 #include "src/io/dataset.h"
+#include "src/problem/instance_file.h"
 
 namespace eie::python {
 
 namespace {
 
+// A solution file of the instance file `instance`: {"problem", "name" (the instance's),
+// "solution": {name: tensor}}.
+py::dict read_solution(const std::filesystem::path& path, const std::filesystem::path& instance) {
+  require_file(path);
+  require_file(instance);
+  std::unique_ptr<InstanceFile> file;
+  SolutionTensors solution;
+  {
+    const py::gil_scoped_release release;
+    file = read_instance_file(instance);
+    solution = file->read_solution(path);
+  }
+  py::dict out;
+  out["problem"] = file->problem()->name();
+  out["name"] = file->name();
+  out["solution"] = dict_of(solution);
+  return out;
+}
+
 // {"problem": name, "options": {...}, "instances": {field: tensor}}, and the file's
-// name and notes for instance files.
-py::dict read(const std::filesystem::path& path) {
+// name and notes for instance files; with `instance`, a solution file of it.
+py::dict read(const std::filesystem::path& path,
+              const std::optional<std::filesystem::path>& instance) {
+  if (instance) return read_solution(path, *instance);
   require_file(path);
   py::dict out;
   if (path.extension() == ".h5") {
@@ -43,9 +65,11 @@ py::dict read(const std::filesystem::path& path) {
 }  // namespace
 
 void bind_files(py::module_& m) {
-  m.def("read", &read, py::arg("path"),
+  m.def("read", &read, py::arg("path"), py::kw_only(), py::arg("instance") = py::none(),
         "An instance file (.tsp, .vrp, .bpp; scaled as the policies read it) or a dataset "
-        "(.h5): {'problem', 'options', 'instances': {field: tensor}}.");
+        "(.h5): {'problem', 'options', 'instances': {field: tensor}}. With instance=FILE, "
+        "path is a solution of that file (.tour, .sol, placements): {'problem', 'name', "
+        "'solution': {'tours' | 'routes' | 'placements': tensor}}.");
   m.def(
       "write",
       [](const std::filesystem::path& path, const std::string& problem, const py::dict& instances,
@@ -58,6 +82,19 @@ void bind_files(py::module_& m) {
       },
       py::arg("path"), py::arg("problem"), py::arg("instances"), py::arg("options") = py::dict(),
       "Writes instances as an HDF5 dataset (what eie gen writes), atomically.");
+  m.def(
+      "write",
+      [](const std::filesystem::path& path, const py::dict& solution,
+         const std::filesystem::path& instance) {
+        require_file(instance);
+        const SolutionTensors tensors = instances_of(solution).fields();
+        const py::gil_scoped_release release;
+        read_instance_file(instance)->write_solution(path, tensors);
+      },
+      py::arg("path"), py::kw_only(), py::arg("solution"), py::arg("instance"),
+      "Writes a solution of the instance file `instance` ({'tours' | 'routes' | "
+      "'placements': tensor}, a batch of one, as eie.read gives it) in the problem's "
+      "solution format, as eie solve --out writes it; checked first, written atomically.");
   m.def(
       "check",
       [](const std::string& problem, const py::dict& instances, const torch::Tensor& actions,

@@ -4,6 +4,7 @@
 #include "python/src/environment.h"
 #include "python/src/files.h"
 #include "python/src/model.h"
+#include "python/src/train.h"
 
 PYBIND11_MODULE(_eie, m) {
   namespace py = pybind11;
@@ -14,4 +15,5 @@ PYBIND11_MODULE(_eie, m) {
   eie::python::bind_environment(m);
   eie::python::bind_files(m);
   eie::python::bind_bench(m);
+  eie::python::bind_train(m);
 }

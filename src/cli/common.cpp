@@ -137,21 +137,11 @@ bool parse(cxxopts::Options& options, int argc, char** argv, cxxopts::ParseResul
 }
 
 int64_t at_least(const cxxopts::ParseResult& r, const std::string& flag, int64_t min) {
-  const auto value = r[flag].as<int64_t>();
-  if (value < min) {
-    throw std::invalid_argument("--" + flag + " must be >= " + std::to_string(min) + ", got " +
-                                std::to_string(value));
-  }
-  return value;
+  return flag_at_least(r[flag].as<int64_t>(), flag, min);
 }
 
 double positive(const cxxopts::ParseResult& r, const std::string& flag) {
-  const auto value = r[flag].as<double>();
-  if (!(value > 0) || !std::isfinite(value)) {
-    throw std::invalid_argument("--" + flag + " must be a positive number, got " +
-                                std::to_string(value));
-  }
-  return value;
+  return flag_positive(r[flag].as<double>(), flag);
 }
 
 void add_problem_flags(cxxopts::Options& options) {

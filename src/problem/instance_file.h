@@ -20,6 +20,9 @@
 
 namespace eie {
 
+// A finished solution as named tensors, for front ends that return tensors.
+using SolutionTensors = std::map<std::string, torch::Tensor>;
+
 class InstanceFile {
  public:
   virtual ~InstanceFile() = default;
@@ -36,6 +39,15 @@ class InstanceFile {
   // Writes the solution in the problem's solution format, atomically.
   virtual void write_solution(const std::filesystem::path& path,
                               const torch::Tensor& actions) const = 0;
+  // A solution file in the problem's format (eie's or another solver's) as the tensors
+  // ProblemDescriptor::solution names, a batch of one ("tours" [1, n] for tsp), checked
+  // against this instance first as picture(solution) checks it.
+  [[nodiscard]] virtual SolutionTensors read_solution(
+      const std::filesystem::path& solution) const = 0;
+  // Writes tensors as read_solution gives them in the problem's format, atomically,
+  // after the same check (std::invalid_argument naming `path`).
+  virtual void write_solution(const std::filesystem::path& path,
+                              const SolutionTensors& solution) const = 0;
   // A picture of the solution `actions`, titled with the instance, its measures and
   // the gap to `optimum` when known.
   [[nodiscard]] virtual Picture picture(const torch::Tensor& actions,
@@ -46,6 +58,12 @@ class InstanceFile {
   [[nodiscard]] virtual Picture picture(const std::filesystem::path& solution,
                                         std::optional<double> optimum) const = 0;
 };
+
+// The one solution in solution[name] (a batch of one with `dims` dimensions) on the CPU
+// as `dtype`; std::invalid_argument naming the field and its shape otherwise.
+[[nodiscard]] torch::Tensor single_solution(const SolutionTensors& solution,
+                                            const std::string& name, int64_t dims,
+                                            torch::ScalarType dtype);
 
 // Runs `check` on a solution read from `solution`; its std::logic_error becomes
 // std::invalid_argument "SOLUTION: not WHAT: why" (what = "a tour of kroA100").

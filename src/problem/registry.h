@@ -49,9 +49,6 @@ struct InstanceField {
   std::string shape;        // "[count, n, 2]", for messages and docs
 };
 
-// A finished solution as named tensors, for front ends that return tensors.
-using SolutionTensors = std::map<std::string, torch::Tensor>;
-
 struct ProblemDescriptor {
   std::string name;                    // "tsp": --problem, dataset and model attributes
   std::string counts;                  // what the size n counts ("cities")

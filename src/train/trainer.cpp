@@ -173,13 +173,21 @@ void train(Agent& agent, const TrainerOptions& o, Collective* collective) {
     const double val_cost = validation_cost(run, val_set);
     if (collective) check_ranks_agree(agent.network(), *collective);
     const std::chrono::duration<double> seconds = std::chrono::steady_clock::now() - start;
-    const auto row = log.add({epoch, steps.mean_cost, val_cost, verdict.replaced, verdict.p_value,
-                              progress.lr * clock.budget_left(), seconds.count(),
-                              steps.seconds_per_step, progress.cpu_seconds});
+    const EpochRecord record{epoch,
+                             steps.mean_cost,
+                             val_cost,
+                             verdict.replaced,
+                             verdict.p_value,
+                             progress.lr * clock.budget_left(),
+                             seconds.count(),
+                             steps.seconds_per_step,
+                             progress.cpu_seconds};
+    const auto row = log.add(record);
     progress.lr *= o.lr_decay;
     if (o.paper_lr_rule && verdict.p_value > 0.95) progress.lr *= 0.95;
     set_lr(optimizer, progress.lr, progress.beta_ratio);
     progress.epoch = epoch + 1;
+    bool go_on = true;  // the on_epoch hook lets the run continue
     if (writer) {  // rank 0 alone writes the run directory
       // The log row first: a run killed before its checkpoint lands resumes from the
       // previous one and rewrites the row; never a checkpoint without its row.
@@ -190,9 +198,16 @@ void train(Agent& agent, const TrainerOptions& o, Collective* collective) {
       if (verdict.replaced) save_model(baseline->agent(), o.out_dir / "baseline.h5");
       clock.exclude(log.draw_curve());  // not counted against either budget
       if (!::isatty(2)) std::fprintf(stderr, "%s\n", row.c_str());
+      if (o.on_epoch) {
+        const auto called = std::chrono::steady_clock::now();
+        go_on = o.on_epoch(record);
+        clock.exclude(std::chrono::steady_clock::now() - called);
+      }
     }
-    // Validation and saving left out of the CPU time.
+    // Validation, saving and the hook left out of the CPU time.
     clock.pause_until_now(progress.cpu_seconds);
+    if (collective) go_on = sum_over_ranks(go_on ? 0.0 : 1.0, collective) == 0;  // rank 0's word
+    if (!go_on) break;
   }
 }
 

@@ -19,7 +19,8 @@ namespace eie {
 // step: the schedule follows the clock). The log's cpu_seconds is the process CPU
 // time the run's training has taken so far, across resumes (validation and saving
 // left out: they are the same work for every recipe); a CPU budget ends the run when
-// it reaches the budget, the learning rate unchanged (learning curves at equal cost). Throws
+// it reaches the budget, the learning rate unchanged (learning curves at equal cost). An
+// on_epoch hook sees each row once it is saved and may end the run there. Throws
 // std::invalid_argument for options that do not go together before writing anything.
 //
 // With a collective, this process is one rank of a data-parallel job

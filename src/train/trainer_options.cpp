@@ -63,34 +63,4 @@ void check_options(const Agent& agent, const TrainerOptions& o, const Collective
   }
 }
 
-void check_flags(const TrainerOptions& o, const std::function<bool(const std::string&)>& given,
-                 const ProblemDescriptor& problem, bool run_directory) {
-  if (o.baseline == BaselineKind::multistart) {
-    for (const char* flag : {"baseline-eval-size", "paper-lr", "warmup-epochs"}) {
-      if (given(flag)) {
-        throw std::invalid_argument(std::string("--") + flag +
-                                    " belongs to the rollout baseline: not with --baseline "
-                                    "multistart");
-      }
-    }
-  }
-  if (run_directory && o.resume && !std::filesystem::exists(o.out_dir / "checkpoint.h5")) {
-    throw std::invalid_argument("--resume: no checkpoint.h5 in " + o.out_dir.string());
-  }
-  if (given("bias-init")) {
-    if (!problem.node_positions) {
-      throw std::invalid_argument("--bias-init needs node positions (" + problem.name +
-                                  " has none)");
-    }
-  } else if (given("bias-learn") || given("bias-growth")) {
-    throw std::invalid_argument(
-        std::string(given("bias-learn") ? "--bias-learn" : "--bias-growth") + " needs --bias-init");
-  }
-  if (o.resume && (given("init") || given("bias-init"))) {
-    throw std::invalid_argument(
-        "--resume continues the checkpoint's network: no --init or "
-        "--bias-init");
-  }
-}
-
 }  // namespace eie

@@ -8,6 +8,7 @@
 #include "src/agent/agent.h"
 #include "src/parallel/collective.h"
 #include "src/problem/registry.h"
+#include "src/train/epoch_record.h"
 #include "src/train/size_curriculum.h"
 
 namespace eie {
@@ -46,6 +47,10 @@ struct TrainerOptions {
   int64_t augment = 1;       // multistart: symmetric copies per instance (1 or 8)
   bool learn_first = false;  // multistart: also train the policy's own first action
   double bias_lr = 0;        // learned distance betas' rate (0: 100 x lr, or as resumed)
+  // Called (on rank 0) with each epoch's log row once the row and the checkpoint are
+  // written; false ends the run there, as a finished one. What a front end watches a run
+  // with; its time counts against neither budget, and what it throws ends the run.
+  std::function<bool(const EpochRecord&)> on_epoch;
 };
 
 // Throws std::invalid_argument unless a job of `world_size` ranks can share out the
@@ -56,13 +61,5 @@ void check_world_size(const TrainerOptions& options, int64_t world_size);
 // Options that make no sense together for `agent` (and the job of `collective`, when
 // given); train() throws std::invalid_argument before anything is written.
 void check_options(const Agent& agent, const TrainerOptions& options, const Collective* collective);
-
-// The rules between eie train's flags that the options' values do not show, checked
-// before any rank starts: `given` says whether the command line has a flag; `problem`
-// is the one trained (a distance bias needs node positions); `run_directory`, whether
-// this process sees out_dir (rank 0's). Throws std::invalid_argument naming the flags.
-void check_flags(const TrainerOptions& options,
-                 const std::function<bool(const std::string&)>& given,
-                 const ProblemDescriptor& problem, bool run_directory);
 
 }  // namespace eie

@@ -1,6 +1,7 @@
 #include "src/util/parse.h"
 
 #include <charconv>
+#include <cmath>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -72,6 +73,22 @@ std::string read_text(const std::filesystem::path& path) {
   std::ostringstream text;
   text << in.rdbuf();
   return text.str();
+}
+
+int64_t flag_at_least(int64_t value, const std::string& flag, int64_t min) {
+  if (value < min) {
+    throw std::invalid_argument("--" + flag + " must be >= " + std::to_string(min) + ", got " +
+                                std::to_string(value));
+  }
+  return value;
+}
+
+double flag_positive(double value, const std::string& flag) {
+  if (!(value > 0) || !std::isfinite(value)) {
+    throw std::invalid_argument("--" + flag + " must be a positive number, got " +
+                                std::to_string(value));
+  }
+  return value;
 }
 
 std::string shortest_text(double value) {

@@ -15,6 +15,11 @@ namespace eie {
 [[nodiscard]] int64_t parse_int(std::string_view text, const std::string& what);
 [[nodiscard]] double parse_double(std::string_view text, const std::string& what);
 
+// A flag's value, range-checked by every front end with the same words: std::invalid_argument
+// naming the flag (without "--") and the value ("--epochs must be >= 1, got 0").
+[[nodiscard]] int64_t flag_at_least(int64_t value, const std::string& flag, int64_t min);
+[[nodiscard]] double flag_positive(double value, const std::string& flag);
+
 // Splits on blanks (spaces and tabs), dropping empty tokens.
 [[nodiscard]] std::vector<std::string_view> split_blanks(std::string_view line);
 
