@@ -81,20 +81,24 @@ Trajectory decode(Environment& env, StepPolicy& policy, Selection selection,
   // may explain, so that no step waits for the host. (An infeasible step cannot loop
   // for ever: the loop stops after max_steps().)
   std::vector<torch::Tensor> forced_feasible, chosen_feasible;
-  const auto all_feasible = [](const std::vector<torch::Tensor>& columns) {
-    return columns.empty() || torch::cat(columns, 1).all().item<bool>();
-  };
   const auto check_feasibility = [&] {
-    if (!all_feasible(forced_feasible)) {
+    torch::NoGradGuard no_grad;
+    if (!forced_feasible.empty() && !torch::cat(forced_feasible, 1).all().item<bool>()) {
       throw std::invalid_argument(selection == Selection::replay
                                       ? "decode: a replayed action is infeasible"
                                       : "decode: a forced first action is infeasible");
     }
-    // Only a broken policy (non-finite logits) chooses outside the mask.
-    if (!all_feasible(chosen_feasible)) {
+    if (step_log_probs.empty()) return;
+    // Finite logits put all mass on feasible actions, however large they are: only NaN
+    // (weights that are not finite or overflow) leads a choice outside the mask (greedy
+    // takes NaN for the largest value; a row without mass samples its last action).
+    const auto nan = torch::cat(step_log_probs).isnan().any();
+    const auto outside = chosen_feasible.empty()
+                             ? torch::zeros_like(nan)
+                             : torch::cat(chosen_feasible, 1).all().logical_not().to(nan.device());
+    if ((nan | outside).item<bool>()) {
       throw std::runtime_error(
-          "decode: the policy chose an infeasible action "
-          "(non-finite weights or inputs?)");
+          "decode: the model's weights produce non-finite logits on these inputs");
     }
   };
   const int64_t max_steps = env.max_steps();
@@ -112,15 +116,22 @@ Trajectory decode(Environment& env, StepPolicy& policy, Selection selection,
       torch::NoGradGuard no_grad;
       if (step < prefix) {
         action = forced.select(1, step);
-        forced_feasible.push_back(feasible.gather(1, action.to(feasible.device()).unsqueeze(1)));
       } else if (selection == Selection::replay) {
         check_feasibility();
         throw std::invalid_argument("decode: the replayed solutions end before the problem does");
       } else {
-        action = selection == Selection::greedy ? log_p.argmax(1) : sample_rows(log_p.exp(), sampler);
-        // A host environment (packing) keeps its masks on the CPU, whatever the policy's device.
-        chosen_feasible.push_back(feasible.gather(1, action.to(feasible.device()).unsqueeze(1)));
+        action =
+            selection == Selection::greedy ? log_p.argmax(1) : sample_rows(log_p.exp(), sampler);
       }
+      // A host environment (packing) keeps its masks on the CPU, whatever the policy's device.
+      const auto device = action.device();
+      action = action.to(feasible.device());
+      const auto ok = feasible.gather(1, action.unsqueeze(1));
+      (step < prefix ? forced_feasible : chosen_feasible).push_back(ok);
+      // The environment only ever steps feasible actions (a host one would stop at
+      // once, with less to say): an infeasible one is replaced by the first feasible
+      // action and reported after the loop.
+      action = torch::where(ok.squeeze(1), action, feasible.to(torch::kByte).argmax(1)).to(device);
     }
     step_log_probs.push_back(log_p.gather(1, action.unsqueeze(1)).squeeze(1));
     actions.push_back(action);
