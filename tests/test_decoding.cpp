@@ -13,6 +13,7 @@
 #include "src/agent/strategies.h"
 #include "src/decode/decode_loop.h"
 #include "src/problem/registry.h"
+#include "tests/conformance/attention_grid.h"
 #include "tests/scale_settings.h"
 #include "tests/test_support.h"
 
@@ -253,6 +254,113 @@ TEST(Decoding, StopsWithAnErrorAtTheProblemsStepBound) {
     EXPECT_NE(std::string(e.what()).find("no solution after 7 steps"), std::string::npos) << e.what();
   }
   EXPECT_EQ(env.steps, 7);
+}
+
+// Two instances of four actions, two steps, action 0 masked: an environment that stops
+// at an infeasible action, as the packing one does.
+class StrictEnvironment final : public Environment {
+ public:
+  [[nodiscard]] torch::Tensor feasible() const override {
+    return torch::tensor({{false, true, true, true}, {false, false, true, true}});
+  }
+  void step(const torch::Tensor& action) override {
+    if (!feasible().gather(1, action.unsqueeze(1)).all().item<bool>()) {
+      throw std::logic_error("stepped an infeasible action");
+    }
+    ++steps;
+  }
+  [[nodiscard]] bool done() const override { return steps == 2; }
+  [[nodiscard]] int64_t max_steps() const override { return 2; }
+  [[nodiscard]] torch::Tensor cost() const override { return torch::zeros({2}); }
+  int64_t steps = 0;
+};
+
+// The given logits [2, 4], masked and normalised as the policies do.
+class FixedLogits final : public StepPolicy {
+ public:
+  explicit FixedLogits(torch::Tensor logits) : logits_(std::move(logits)) {}
+  torch::Tensor log_probs(const torch::Tensor& feasible) override {
+    return torch::log_softmax(
+        logits_.masked_fill(feasible.logical_not(), -std::numeric_limits<float>::infinity()), 1);
+  }
+
+ private:
+  torch::Tensor logits_;
+};
+
+// Finite logits choose feasible actions however large they are; NaN or infinite ones end
+// in one error after the loop, and the environment never steps a masked action (greedy
+// takes NaN for the largest value, action 0 here; a sample without mass its last).
+TEST(Decoding, NonFiniteLogitsEndInOneErrorNeverInAMaskedAction) {
+  const float big = std::numeric_limits<float>::max();
+  const float inf = std::numeric_limits<float>::infinity();
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  auto gen = at::make_generator<at::CPUGeneratorImpl>(4);
+  const auto forced = torch::tensor({{1}, {2}});
+  for (const auto selection : {Selection::greedy, Selection::sample}) {
+    for (const auto& logits : {torch::tensor({{big, -big, big, -big}, {big, big, -big, big}}),
+                               torch::full({2, 4}, -big)}) {
+      StrictEnvironment env;
+      FixedLogits policy(logits);
+      const auto t = decode(env, policy, selection, gen);
+      EXPECT_TRUE(torch::isfinite(t.log_likelihood).all().item<bool>());
+    }
+    for (const auto& logits :
+         {torch::full({2, 4}, nan), torch::tensor({{nan, 0.f, 0.f, 0.f}, {0.f, 0.f, 0.f, nan}}),
+          torch::tensor({{inf, 0.f, inf, 0.f}, {0.f, 0.f, -inf, -inf}})}) {
+      for (const bool multistart : {false, true}) {
+        StrictEnvironment env;
+        FixedLogits policy(logits);
+        try {
+          (void)decode(env, policy, selection, gen, multistart ? forced : torch::Tensor());
+          ADD_FAILURE() << "decoded with logits " << logits;
+        } catch (const std::runtime_error& e) {
+          EXPECT_NE(std::string(e.what()).find("non-finite logits"), std::string::npos) << e.what();
+        }
+        EXPECT_EQ(env.steps, 2);
+      }
+    }
+  }
+}
+
+// Every problem's network with its weights scaled to extremes (finite), or one of them
+// infinite or NaN, under every decoding: feasible solutions or the one error.
+TEST(Decoding, ExtremeWeightsGiveFeasibleSolutionsOrOneError) {
+  const std::vector<std::pair<std::string, std::function<void(torch::nn::Module&)>>> poisons = {
+      {"x1e30",
+       [](torch::nn::Module& m) {
+         for (auto& p : m.parameters()) p.mul_(1e30);
+       }},
+      {"x1e6",
+       [](torch::nn::Module& m) {
+         for (auto& p : m.parameters()) p.mul_(1e6);
+       }},
+      {"inf", [](torch::nn::Module& m) { m.parameters().front().view(-1)[0] = INFINITY; }},
+      {"nan", [](torch::nn::Module& m) { m.parameters().front().view(-1)[0] = NAN; }}};
+  for (const auto* descriptor : problem_descriptors()) {
+    if (!test::has_policy(descriptor->name)) continue;
+    const auto problem = make_problem(descriptor->name);
+    const bool is_routing = test::routing(descriptor->name);
+    auto gen = at::make_generator<at::CPUGeneratorImpl>(8);
+    const auto instances =
+        problem->generate(3, is_routing ? test::kRoutingSize : test::kPackingSize, gen);
+    for (const auto& [poison, apply] : poisons) {
+      auto agent = test::grid_agent(problem, is_routing ? test::kRoutingN : test::kPackingN);
+      torch::NoGradGuard no_grad;
+      apply(agent->network());
+      for (const auto* decoding : {"greedy", "sample:3", "multistart:4"}) {
+        const auto cell = descriptor->name + " " + poison + " " + decoding;
+        try {
+          const auto solutions = solve(*agent, instances, parse_decoding(decoding), 2, gen);
+          EXPECT_NO_THROW((void)problem->check(instances, solutions.actions)) << cell;
+          EXPECT_NE(poison, "nan") << cell << ": solved";
+        } catch (const std::runtime_error& e) {
+          EXPECT_NE(std::string(e.what()).find("non-finite logits"), std::string::npos)
+              << cell << ": " << e.what();
+        }
+      }
+    }
+  }
 }
 
 // On a GPU every value the host reads waits for the device's queue: the decode loop

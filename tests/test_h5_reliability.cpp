@@ -15,6 +15,8 @@
 
 #include "src/agent/model_file.h"
 #include "src/agent/policy_registry.h"
+#include "src/io/h5_attribute_check.h"
+#include "src/io/h5_file.h"
 #include "src/problem/registry.h"
 #include "tests/cli_support.h"
 #include "tests/test_support.h"
@@ -233,6 +235,116 @@ TEST(Reliability, DamagedModelsNameWhatWasReadNotALibraryCall) {
     }
   }
   EXPECT_GT(refused, 10);
+}
+
+// Offset of the data of root attribute `name`'s message in a file eie writes (version 1:
+// version, reserved, name length including its NUL, datatype and dataspace lengths, name).
+size_t attribute_message(const std::string& bytes, const std::string& name) {
+  for (auto at = bytes.find(name + '\0'); at != std::string::npos;
+       at = bytes.find(name + '\0', at + 1)) {
+    if (at >= 8 && bytes[at - 8] == 1 && little_endian(bytes, at - 6, 2) == name.size() + 1) {
+      return at - 8;
+    }
+  }
+  ADD_FAILURE() << "no attribute message for '" << name << "'";
+  return 0;
+}
+
+// The fuzzers' crashes under H5O__attr_exists: libhdf5 decodes every attribute message of
+// the root group when one attribute is looked up, trusting the sizes inside each. eie
+// checks them first; each corruption ends in one line (in process, and from the CLI).
+TEST(Reliability, CorruptAttributeMessagesEndInOneLineBeforeLibhdf5ReadsThem) {
+  const auto dir = test::scratch_dir("reliability-attribute-messages");
+  auto agent = make_agent(make_problem("tsp"), test::small_network(16, 2, 16, 1), 20);
+  const auto model = dir / "model.h5";
+  save_model(*agent, model);
+  const auto original = read_bytes(model);
+  const size_t message = attribute_message(original, "policy");
+  const size_t name = message + 8, type = name + 8;  // "policy\0" padded to 8 bytes
+  const size_t space = type + (little_endian(original, message + 4, 2) + 7) / 8 * 8;
+  const std::vector<std::pair<std::function<void(std::string&)>, std::string>> corruptions = {
+      {[&](std::string& b) { put_little_endian(b, message + 2, 2, 4000); },
+       "its name of 4000 bytes runs past the message"},
+      {[&](std::string& b) { b.replace(name, 8, "policies"); }, "its name has no NUL"},
+      {[&](std::string& b) { put_little_endian(b, message + 4, 2, 60000); },
+       "its datatype of 60000 bytes runs past the message"},
+      {[&](std::string& b) { b[space + 1] = 1; }, "its dataspace's 1 dimensions run past"},
+      {[&](std::string& b) { put_little_endian(b, type + 4, 4, 1u << 30); },
+       "its data of 1 values of 1073741824 bytes runs past the message"}};
+  const auto damaged = dir / "damaged.h5";
+  const auto where = "the file is damaged (the attribute message at " + std::to_string(message - 8);
+  for (const auto& [corrupt, what] : corruptions) {
+    auto bytes = original;
+    corrupt(bytes);
+    write_bytes(damaged, bytes);
+    try {
+      (void)h5::Reader(damaged).string_attribute("problem");
+      ADD_FAILURE() << "read with " << what;
+    } catch (const std::runtime_error& e) {
+      const auto line = damaged.string() + ": reading attribute 'problem': " + where + ": " + what;
+      EXPECT_EQ(std::string(e.what()).substr(0, line.size()), line);
+    }
+  }
+  const auto data = dir / "tsp.h5";
+  ASSERT_EQ(test::eie("gen --n 10 --count 2 --out " + data.string()).exit_code, 0);
+  expect_clean_failure(
+      test::eie("solve --dataset " + data.string() + " --model " + damaged.string()),
+      "runs past the message");
+}
+
+// Version 2 object headers (h5py's and libhdf5's newest format) carry checksums, which
+// eie verifies as libhdf5 does (Jenkins' lookup3) before it checks their attributes.
+TEST(Reliability, VersionTwoObjectHeadersAreCheckedWithTheirChecksums) {
+  const auto path = test::scratch_dir("reliability-v2-headers") / "latest.h5";
+  {
+    H5::FileAccPropList access;
+    H5Pset_libver_bounds(access.getId(), H5F_LIBVER_LATEST, H5F_LIBVER_LATEST);
+    H5::H5File file(path.string(), H5F_ACC_TRUNC, H5::FileCreatPropList::DEFAULT, access);
+    auto root = file.openGroup("/");
+    const double values[3] = {1, 2, 3};
+    const hsize_t three = 3;
+    root.createAttribute("values", H5::PredType::IEEE_F64LE, H5::DataSpace(1, &three))
+        .write(H5::PredType::NATIVE_DOUBLE, values);
+    H5::StrType text(H5::PredType::C_S1, 5);
+    root.createAttribute("alpha", text, H5::DataSpace(H5S_SCALAR)).write(text, "abcde");
+  }
+  // The root's address and the file's layout from libhdf5, before the change below
+  // (which libhdf5 itself would refuse at its checksum).
+  const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  ASSERT_GE(file, 0);
+  H5O_info_t root;
+  ASSERT_GE(H5Oget_info2(file, &root, H5O_INFO_BASIC), 0);
+  const auto layout = h5::layout_of(file, path);
+  H5Fclose(file);
+  auto bytes = read_bytes(path);
+  ASSERT_NE(bytes.find("OHDR"), std::string::npos) << "not a version 2 header";
+  EXPECT_NO_THROW(h5::check_attribute_messages(layout, root.addr));
+  bytes[bytes.find("alpha")] = 'A';
+  write_bytes(path, bytes);
+  try {
+    h5::check_attribute_messages(layout, root.addr);
+    ADD_FAILURE() << "a changed name passed the checksum";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("does not match its checksum"), std::string::npos)
+        << e.what();
+  }
+}
+
+// The check accepts the files eie reads: the reference models and golden data, the
+// shipped models, older eie's variable-length strings.
+TEST(Reliability, ReferenceFilesPassTheAttributeCheckFromShared) {
+  EIE_REQUIRE_SHARED();
+  std::vector<std::filesystem::path> files;
+  for (const auto& folder : {test::shared_dir() / "reference/kool-am",
+                             std::filesystem::path(EIE_SOURCE_DIR) / "results/models",
+                             std::filesystem::path(EIE_TEST_DATA) / "h5"}) {
+    for (const auto& entry : std::filesystem::directory_iterator(folder)) {
+      if (entry.path().extension() == ".h5") files.push_back(entry.path());
+    }
+  }
+  EXPECT_GE(files.size(), 8u);
+  for (const auto& file : files)
+    EXPECT_NO_THROW((void)h5::Reader(file).has_attribute("problem")) << file;
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 #include "src/decode/decode_loop.h"
 
 #include <algorithm>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -76,31 +77,28 @@ Trajectory decode(Environment& env, StepPolicy& policy, Selection selection,
   const c10::optional<torch::Generator> sampler =
       generator ? c10::optional<torch::Generator>(*generator) : c10::nullopt;
   std::vector<torch::Tensor> actions, step_log_probs;
-  // Per step, whether each forced (or chosen) action was feasible, [B, 1] where the
-  // environment keeps its masks: read once, after the loop or before any other error it
-  // may explain, so that no step waits for the host. (An infeasible step cannot loop
-  // for ever: the loop stops after max_steps().)
-  std::vector<torch::Tensor> forced_feasible, chosen_feasible;
-  const auto all_feasible = [](const std::vector<torch::Tensor>& columns) {
-    return columns.empty() || torch::cat(columns, 1).all().item<bool>();
-  };
-  const auto check_feasibility = [&] {
-    if (!all_feasible(forced_feasible)) {
+  // Per step, whether each forced action was feasible, [B, 1] where the environment
+  // keeps its masks: read once, after the loop or before any other error it may
+  // explain, so that no step waits for the host. (An infeasible step cannot loop for
+  // ever: the loop stops after max_steps().)
+  std::vector<torch::Tensor> forced_feasible;
+  const auto check = [&] {
+    torch::NoGradGuard no_grad;
+    if (!forced_feasible.empty() && !torch::cat(forced_feasible, 1).all().item<bool>()) {
       throw std::invalid_argument(selection == Selection::replay
                                       ? "decode: a replayed action is infeasible"
                                       : "decode: a forced first action is infeasible");
     }
-    // Only a broken policy (non-finite logits) chooses outside the mask.
-    if (!all_feasible(chosen_feasible)) {
+    if (!step_log_probs.empty() && torch::cat(step_log_probs).isnan().any().item<bool>()) {
       throw std::runtime_error(
-          "decode: the policy chose an infeasible action "
-          "(non-finite weights or inputs?)");
+          "decode: the model's weights produce non-finite logits on these inputs");
     }
   };
+  const auto minus_inf = -std::numeric_limits<double>::infinity();
   const int64_t max_steps = env.max_steps();
   while (!env.done()) {
     if (static_cast<int64_t>(actions.size()) >= max_steps) {
-      check_feasibility();
+      check();
       throw std::runtime_error("decode: no solution after " + std::to_string(max_steps) +
                                " steps, the most this problem needs");
     }
@@ -112,21 +110,28 @@ Trajectory decode(Environment& env, StepPolicy& policy, Selection selection,
       torch::NoGradGuard no_grad;
       if (step < prefix) {
         action = forced.select(1, step);
+        // A host environment (packing) keeps its masks on the CPU, whatever the policy's device.
         forced_feasible.push_back(feasible.gather(1, action.to(feasible.device()).unsqueeze(1)));
       } else if (selection == Selection::replay) {
-        check_feasibility();
+        check();
         throw std::invalid_argument("decode: the replayed solutions end before the problem does");
       } else {
-        action = selection == Selection::greedy ? log_p.argmax(1) : sample_rows(log_p.exp(), sampler);
-        // A host environment (packing) keeps its masks on the CPU, whatever the policy's device.
-        chosen_feasible.push_back(feasible.gather(1, action.to(feasible.device()).unsqueeze(1)));
+        // Feasible actions only, whatever the policy gives: finite logits, however large,
+        // leave a finite maximum there, but a NaN (weights that are not finite or
+        // overflow) would win greedy's argmax, masked or not, and leave a sample without
+        // mass. NaN counts as 0 here, so the environment still steps a feasible action,
+        // and check() reports it after the loop.
+        const auto scores =
+            torch::where(feasible.to(log_p.device()), log_p.nan_to_num(0), minus_inf);
+        action =
+            selection == Selection::greedy ? scores.argmax(1) : sample_rows(scores.exp(), sampler);
       }
     }
     step_log_probs.push_back(log_p.gather(1, action.unsqueeze(1)).squeeze(1));
     actions.push_back(action);
     env.step(action);
   }
-  check_feasibility();
+  check();
   Trajectory t;
   t.actions = torch::stack(actions, 1);
   t.step_log_probs = torch::stack(step_log_probs, 1);

@@ -8,6 +8,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "src/io/h5_attribute_check.h"
 #include "src/io/h5_cause.h"
 #include "src/io/h5_global_heap.h"
 
@@ -262,8 +263,25 @@ std::vector<std::string> Reader::datasets(const std::string& group) const {
 }
 
 bool Reader::has_attribute(const std::string& name) const {
-  return guarded(path_, "reading attribute '" + name + "'",
-                 [&] { return file_->openGroup("/").attrExists(name); });
+  const auto what = "reading attribute '" + name + "'";
+  if (!attributes_checked_) {
+    // Before libhdf5 decodes any of them (src/io/h5_attribute_check.h).
+    const auto root = guarded(path_, what, [&] {
+      H5O_info_t info;
+      if (H5Oget_info2(file_->getId(), &info, H5O_INFO_BASIC) < 0) {
+        throw H5::GroupIException("H5Oget_info2", "no object header for the root group");
+      }
+      return info.addr;
+    });
+    try {
+      check_attribute_messages(layout_of(file_->getId(), path_), root);
+    } catch (const std::invalid_argument& e) {
+      throw std::runtime_error(path_.string() + ": " + what + ": the file is damaged (" + e.what() +
+                               ")");
+    }
+    attributes_checked_ = true;
+  }
+  return guarded(path_, what, [&] { return file_->openGroup("/").attrExists(name); });
 }
 
 namespace {

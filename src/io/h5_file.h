@@ -60,6 +60,7 @@ class Reader {
   std::filesystem::path path_;        // for error messages
   uint64_t file_bytes_ = 0;           // what no read may exceed
   std::unique_ptr<H5::H5File> file_;  // open read-only
+  mutable bool attributes_checked_ = false;  // the root's attribute messages, by eie
 };
 
 }  // namespace eie::h5

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <fstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -61,12 +60,6 @@ hid_t raw_descriptor_type() {
   return type;
 }
 
-uint64_t little_endian(const uint8_t* bytes, size_t width) {
-  uint64_t value = 0;
-  for (size_t i = width; i-- > 0;) value = (value << 8) | bytes[i];
-  return value;
-}
-
 uint64_t aligned(uint64_t bytes) { return (bytes + 7) / 8 * 8; }
 
 [[noreturn]] void wrong(const std::string& what) { throw std::invalid_argument(what); }
@@ -74,31 +67,18 @@ uint64_t aligned(uint64_t bytes) { return (bytes + 7) / 8 * 8; }
 // The collection at `address` read whole, after its header is checked ("GCOL",
 // version 1, a size that stays within the file).
 std::vector<uint8_t> read_collection(const FileLayout& file, uint64_t address) {
-  const uint64_t header = aligned(8 + file.length_bytes);
-  const auto where = "global heap collection at " + std::to_string(address);
-  if (file.base > file.bytes || address > file.bytes - file.base ||
-      header > file.bytes - file.base - address) {
-    wrong("points to a " + where + ", past the end of the file");
-  }
-  std::ifstream in(file.path, std::ios::binary);
-  in.seekg(static_cast<std::streamoff>(file.base + address));
-  std::vector<uint8_t> bytes(header);
-  in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(header));
-  if (!in || std::memcmp(bytes.data(), "GCOL", 4) != 0 || bytes[4] != 1) {
-    wrong("points to a " + where + " that is not one");
-  }
-  const uint64_t size = little_endian(bytes.data() + 8, file.length_bytes);
+  const std::string what = "points to a global heap collection";
+  const auto where = what + " at " + std::to_string(address);
+  const auto header = read_bytes(file, address, aligned(8 + file.length_bytes), what);
+  if (std::memcmp(header.data(), "GCOL", 4) != 0 || header[4] != 1)
+    wrong(where + " that is not one");
+  const uint64_t size = little_endian(header.data() + 8, file.length_bytes);
   // libhdf5 loads at least this much of a collection, and never makes one smaller.
   constexpr uint64_t kSmallestCollection = 4096;
   if (size < kSmallestCollection || size > file.bytes - file.base - address) {
-    wrong("points to a " + where + " claiming " + std::to_string(size) +
-          " bytes, which the file cannot hold");
+    wrong(where + " claiming " + std::to_string(size) + " bytes, which the file cannot hold");
   }
-  bytes.resize(size);
-  in.read(reinterpret_cast<char*>(bytes.data() + header),
-          static_cast<std::streamsize>(size - header));
-  if (!in) wrong("points to a " + where + " that cannot be read");
-  return bytes;
+  return read_bytes(file, address, size, what);
 }
 
 // Walks the collection's objects as libhdf5 would (each one must end inside the
@@ -132,22 +112,6 @@ std::string object_bytes(const std::vector<uint8_t>& collection, uint64_t index,
 }
 
 }  // namespace
-
-FileLayout layout_of(hid_t file, const std::filesystem::path& path) {
-  FileLayout layout;
-  layout.path = path;
-  layout.bytes = std::filesystem::file_size(path);
-  const hid_t creation = H5Fget_create_plist(file);
-  hsize_t user_block = 0;
-  if (creation < 0 || H5Pget_sizes(creation, &layout.address_bytes, &layout.length_bytes) < 0 ||
-      H5Pget_userblock(creation, &user_block) < 0) {
-    if (creation >= 0) H5Pclose(creation);
-    wrong("cannot be read: the file's layout (address and length widths) is unreadable");
-  }
-  H5Pclose(creation);
-  layout.base = user_block;
-  return layout;
-}
 
 std::string read_variable_string(hid_t attribute, const FileLayout& file, uint64_t max_bytes) {
   RawDescriptor raw{};

@@ -9,21 +9,11 @@
 #include <hdf5.h>
 
 #include <cstdint>
-#include <filesystem>
 #include <string>
 
+#include "src/io/h5_layout.h"
+
 namespace eie::h5 {
-
-// What the checks need to know about the file.
-struct FileLayout {
-  std::filesystem::path path;  // read directly for the heap
-  uint64_t bytes = 0;          // file size
-  uint64_t base = 0;           // where HDF5's addresses start (after a user block)
-  size_t address_bytes = 8;    // width of an address in the file
-  size_t length_bytes = 8;     // width of a length in the file
-};
-
-[[nodiscard]] FileLayout layout_of(hid_t file, const std::filesystem::path& path);
 
 // The variable-length string held by `attribute` (one value). Throws
 // std::invalid_argument (the message continues "attribute 'x' ...") when it is null,
