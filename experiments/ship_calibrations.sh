@@ -4,6 +4,8 @@
 # settings, measured at the grid sizes N * 2^(k/2) up to MOST (default 2263), smallest
 # first, one solve of a one-instance dataset per size (what a grid size costs the
 # first time is the time printed per line). Rows already there are kept, not measured.
+# Shipped as measured on 2026-11-29 with THREADS 1 (OMP_NUM_THREADS=1), MOST 283 (the
+# biases also at 400): the larger sizes take hours on 2 cores.
 # usage: experiments/ship_calibrations.sh [THREADS [MOST]]   (from the repository root)
 source "$(dirname "$0")/preamble.sh"
 most=${2:-2263}
