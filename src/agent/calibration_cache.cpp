@@ -195,16 +195,15 @@ CalibrationCache default_calibration_cache() {
     const char* value = std::getenv(name);
     return std::string(value ? value : "");
   };
+  std::filesystem::path folder;
   if (const auto eie = variable("EIE_CACHE_DIR"); !eie.empty()) {
-    return {eie, false, shipped_calibrations()};
+    folder = eie;
+  } else if (const auto xdg = variable("XDG_CACHE_HOME"); !xdg.empty()) {
+    folder = std::filesystem::path(xdg) / "eie";
+  } else if (const auto home = variable("HOME"); !home.empty()) {
+    folder = std::filesystem::path(home) / ".cache" / "eie";
   }
-  if (const auto xdg = variable("XDG_CACHE_HOME"); !xdg.empty()) {
-    return {std::filesystem::path(xdg) / "eie", false, shipped_calibrations()};
-  }
-  if (const auto home = variable("HOME"); !home.empty()) {
-    return {std::filesystem::path(home) / ".cache" / "eie", false, shipped_calibrations()};
-  }
-  return {"", false, shipped_calibrations()};
+  return {folder, false, shipped_calibrations()};
 }
 
 bool is_calibrated(const std::string& spec) {
