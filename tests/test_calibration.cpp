@@ -110,7 +110,7 @@ TEST(Calibration, ShippedTablesCountAsCachedUnlessTheCacheIsNone) {
   auto agent = make_agent(make_problem("tsp"), small_network(), 20);
   const auto dir = test::scratch_dir("calibration-shipped");
   const auto shipped = entropy_biases(*agent, AttentionConfig{}, "", {33},
-                                      CalibrationCache{dir / "shipped", true});  // grid 28, 40
+                                      CalibrationCache{dir / "shipped", true, {}});  // grid 28, 40
   const auto solve_at_35 = [&](const CalibrationCache& cache) {
     testing::internal::CaptureStderr();
     const auto table = entropy_biases(*agent, AttentionConfig{}, "", {35}, cache);

@@ -70,7 +70,7 @@ void expect_continuity_at_the_training_size(const std::string& problem_name,
     }
     biases.emplace_back("entropy");
   }
-  const CalibrationCache cache{test::scratch_dir("continuity-cache"), true};
+  const CalibrationCache cache{test::scratch_dir("continuity-cache"), true, {}};
   for (const auto& scale : scales) {
     for (const auto& bias : biases) {
       if (!scale.empty() && !bias.empty()) continue;  // each policy against as trained
