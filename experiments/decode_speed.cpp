@@ -1,6 +1,6 @@
 // Decoding speed of a model on a batch of fresh instances, on the CPU or a GPU: the
-// counterpart of `ref_am.py infer` (experiments/gpu_speed.sh runs both). One warm-up
-// batch, then REPS timed batches (each ends when the device has finished it).
+// counterpart of `ref_am.py infer` (experiments/gpu_speed.sh runs both). Two warm-up
+// batches, then REPS timed batches (each ends when the device has finished it).
 // Prints one JSON object: instances per second and the mean cost.
 // Run: build/experiments/decode_speed PROBLEM MODEL N BATCH [DEVICE [REPS [DECODE [PRECISION
 //   [THREADS]]]]]   DEVICE cpu|cuda, DECODE as eie solve --decode (default greedy),
@@ -43,7 +43,9 @@ int main(int argc, char** argv) {
     if (device.is_cuda()) torch::cuda::synchronize();
   };
   double seconds = 0, cost = 0;
-  for (int rep = -1; rep < reps; ++rep) {
+  // Two batches warm up: on a GPU the first runs step by step, the second is captured
+  // as a CUDA graph (src/agent/graphed_rollouts.h) that later batches replay.
+  for (int rep = -2; rep < reps; ++rep) {
     const auto instances = problem->generate(batch, n, generator).to(device);
     finish();
     const auto start = std::chrono::steady_clock::now();

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 #include <torch/csrc/autograd/profiler_legacy.h>
 
+#include <cmath>
+#include <functional>
 #include <limits>
 
 #include "policies/attend2pack/agent.h"
@@ -363,12 +365,31 @@ TEST(Decoding, ExtremeWeightsGiveFeasibleSolutionsOrOneError) {
   }
 }
 
+// Values `run` reads back from tensors (each one, on a GPU, waits for the device's
+// queue), counted with LibTorch's profiler on this thread.
+int64_t values_read(const std::function<void()>& run) {
+  namespace profiler = torch::autograd::profiler;
+  int64_t count = 0;
+  {
+    profiler::TLSLegacyProfilerGuard guard(
+        torch::profiler::impl::ProfilerConfig(torch::profiler::impl::ProfilerState::CPU),
+        [&count](const profiler::thread_event_lists& lists) {
+          for (const auto& events : lists) {
+            for (const auto& e : events) {
+              count += e.kind() == profiler::EventKind::PushRange &&
+                       std::string(e.name()) == "aten::_local_scalar_dense";
+            }
+          }
+        });
+    run();
+  }
+  return count;
+}
+
 // On a GPU every value the host reads waits for the device's queue: the decode loop
 // reads none per step (feasibility flags stay on the device, sampling draws there), only
-// a few per decode. Counted on the CPU with LibTorch's profiler: as many reads for 45
-// steps as for 15.
+// a few per decode. Counted on the CPU: as many reads for 45 steps as for 15.
 TEST(Decoding, TheDecodeLoopReadsNoValuePerStep) {
-  namespace profiler = torch::autograd::profiler;
   const auto problem = make_problem("tsp");
   auto agent = make_agent(problem, test::small_network(32, 2, 32, 1), 20);
   torch::set_num_threads(1);
@@ -377,25 +398,49 @@ TEST(Decoding, TheDecodeLoopReadsNoValuePerStep) {
     for (const int64_t n : {15, 45}) {
       auto gen = at::make_generator<at::CPUGeneratorImpl>(3);
       const auto instances = problem->generate(4, n, gen);
-      int64_t count = 0;
-      {
-        profiler::TLSLegacyProfilerGuard guard(
-            torch::profiler::impl::ProfilerConfig(torch::profiler::impl::ProfilerState::CPU),
-            [&count](const profiler::thread_event_lists& lists) {
-              for (const auto& events : lists) {
-                for (const auto& e : events) {
-                  count += e.kind() == profiler::EventKind::PushRange &&
-                           std::string(e.name()) == "aten::_local_scalar_dense";
-                }
-              }
-            });
-        (void)solve(*agent, instances, parse_decoding(decoding), 4, gen);
-      }
-      reads.push_back(count);
+      reads.push_back(
+          values_read([&] { (void)solve(*agent, instances, parse_decoding(decoding), 4, gen); }));
     }
     EXPECT_EQ(reads[0], reads[1]) << decoding << ": values read back at n = 15 and n = 45";
     EXPECT_LE(reads[1], 4) << decoding;
   }
+}
+
+// A greedy TSP rollout is captured whole as a CUDA graph on a GPU
+// (src/agent/graphed_rollouts.h), where one value read back ends the capture: with
+// the decode loop's checks deferred, the rollout after a first one of the same shape
+// (graphs capture the second) reads none, encoder included, under every attention
+// setting but tiles (joined on the host), and the caller's check still finds weights
+// that give NaN.
+TEST(Decoding, AGreedyTspRolloutWithDeferredChecksReadsNoValue) {
+  const auto problem = make_problem("tsp");
+  auto agent = test::grid_agent(problem, test::kRoutingN);
+  torch::set_num_threads(1);
+  auto gen = at::make_generator<at::CPUGeneratorImpl>(3);
+  const auto instances = problem->generate(2, test::kRoutingSize, gen);
+  for (const auto& [name, config] : test::attention_settings("tsp")) {
+    if (config.window_parts.tiles) continue;
+    agent->set_attention(config);
+    (void)agent->rollout(instances, Selection::greedy, std::nullopt);
+    Trajectory t;
+    const auto reads = values_read([&] {
+      const HostChecksDeferred deferred;
+      t = agent->rollout(instances, Selection::greedy, std::nullopt);
+    });
+    EXPECT_EQ(reads, 0) << name;
+    EXPECT_NO_THROW(throw_if_not_finite(t.step_log_probs)) << name;
+  }
+  agent->set_attention({});
+  {
+    torch::NoGradGuard no_grad;
+    for (auto& p : agent->network().parameters()) p.fill_(std::nan(""));
+  }
+  Trajectory poisoned;
+  {
+    const HostChecksDeferred deferred;
+    EXPECT_NO_THROW(poisoned = agent->rollout(instances, Selection::greedy, std::nullopt));
+  }
+  EXPECT_THROW(throw_if_not_finite(poisoned.step_log_probs), std::runtime_error);
 }
 
 // multistart:K on instances with fewer than K first choices takes all of them, alone, with

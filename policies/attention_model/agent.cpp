@@ -58,6 +58,13 @@ Trajectory AttentionAgent::run(const Instances& instances, Selection selection,
       return decode(*env, *model_->start(*env, embeddings, settings, K), selection, generator,
                     forced);
     }
+    if (selection == Selection::greedy && mode == Mode::inference && !forced.defined() &&
+        !attention_.probes && env->steps_fixed()) {
+      return graphs_.run(started.instances, [&](const Instances& batch) {
+        const auto fresh = problem_->environment(batch);
+        return decode(*fresh, *model_->start(*fresh, settings), selection, generator, forced);
+      });
+    }
     return decode(*env, *model_->start(*env, settings), selection, generator, forced);
   }
   auto inside = attention_;  // a view is an instance of its own: no further window in it

@@ -4,6 +4,7 @@
 
 #include "policies/attention_model/attention_model.h"
 #include "src/agent/agent.h"
+#include "src/agent/graphed_rollouts.h"
 
 namespace eie::policy {
 
@@ -18,7 +19,10 @@ class AttentionAgent final : public Agent {
   [[nodiscard]] torch::nn::Module& network() override { return *model_; }
   [[nodiscard]] std::unique_ptr<Agent> clone() const override;
   [[nodiscard]] Attributes spec() const override;
-  void set_attention(const AttentionConfig& config) override { attention_ = config; }
+  void set_attention(const AttentionConfig& config) override {
+    attention_ = config;
+    graphs_.clear();  // they captured the settings they ran with
+  }
   [[nodiscard]] int64_t tile_size() const override {
     return attention_.window_parts.tiles ? attention_.window : 0;
   }
@@ -41,6 +45,7 @@ class AttentionAgent final : public Agent {
   AttentionModel model_;                           // the network
   int64_t train_n_;                                // N of the scale policies
   AttentionConfig attention_;                      // inference-time scaling
+  GraphedRollouts graphs_;                         // greedy rollouts on a GPU, per batch shape
 };
 
 }  // namespace eie::policy

@@ -16,6 +16,7 @@ class TspEnvironment final : public RoutingEnvironment {
   void step(const torch::Tensor& action) override;
   [[nodiscard]] bool done() const override { return steps_ == n_; }
   [[nodiscard]] int64_t max_steps() const override { return n_; }
+  [[nodiscard]] bool steps_fixed() const override { return true; }
   [[nodiscard]] torch::Tensor cost() const override;
 
   [[nodiscard]] int64_t size() const override { return n_; }

@@ -37,9 +37,15 @@ class FileScale final : public ScalePolicy {
   [[nodiscard]] double lambda(const ScaleQuery& q) const override {
     check_sizes(file_, fit_.network->options(), q);
     if (name_ == "eie") {
+      // Evaluated once per n: every rollout asks, and one read back per layer setting
+      // would show among the decode's own (tests count them).
+      std::lock_guard<std::mutex> lock(mutex_);
+      const auto found = evaluated_.find(q.n);
+      if (found != evaluated_.end()) return found->second;
       torch::NoGradGuard no_grad;
-      return fit_.network->forward(torch::tensor({static_cast<double>(q.n)}, torch::kDouble))
-          .item<double>();
+      return evaluated_[q.n] =
+                 fit_.network->forward(torch::tensor({static_cast<double>(q.n)}, torch::kDouble))
+                     .item<double>();
     }
     const auto& g = fit_.grid;
     size_t i = 1;
@@ -52,6 +58,8 @@ class FileScale final : public ScalePolicy {
   std::string name_;       // eie or eie-exact
   std::string file_;       // for messages
   mutable ScaleFile fit_;  // network and table (evaluating a module is not const in LibTorch)
+  mutable std::mutex mutex_;                     // guards evaluated_
+  mutable std::map<int64_t, double> evaluated_;  // the network's lambda per n
 };
 
 // Roots solved on demand with a fixed-seed estimator, cached per (d, N, n).

@@ -83,16 +83,14 @@ Trajectory decode(Environment& env, StepPolicy& policy, Selection selection,
   // ever: the loop stops after max_steps().)
   std::vector<torch::Tensor> forced_feasible;
   const auto check = [&] {
+    if (HostChecksDeferred::active()) return;
     torch::NoGradGuard no_grad;
     if (!forced_feasible.empty() && !torch::cat(forced_feasible, 1).all().item<bool>()) {
       throw std::invalid_argument(selection == Selection::replay
                                       ? "decode: a replayed action is infeasible"
                                       : "decode: a forced first action is infeasible");
     }
-    if (!step_log_probs.empty() && torch::cat(step_log_probs).isnan().any().item<bool>()) {
-      throw std::runtime_error(
-          "decode: the model's weights produce non-finite logits on these inputs");
-    }
+    if (!step_log_probs.empty()) throw_if_not_finite(torch::cat(step_log_probs));
   };
   const auto minus_inf = -std::numeric_limits<double>::infinity();
   const int64_t max_steps = env.max_steps();
@@ -138,6 +136,22 @@ Trajectory decode(Environment& env, StepPolicy& policy, Selection selection,
   t.log_likelihood = own_log_likelihood(t.step_log_probs, forced_steps(selection, forced));
   t.cost = env.cost().to(t.actions.device());  // a host environment's too: where the policy is
   return t;
+}
+
+namespace {
+thread_local int deferred_checks = 0;
+}  // namespace
+
+HostChecksDeferred::HostChecksDeferred() { ++deferred_checks; }
+HostChecksDeferred::~HostChecksDeferred() { --deferred_checks; }
+bool HostChecksDeferred::active() { return deferred_checks > 0; }
+
+void throw_if_not_finite(const torch::Tensor& step_log_probs) {
+  torch::NoGradGuard no_grad;
+  if (step_log_probs.isnan().any().item<bool>()) {
+    throw std::runtime_error(
+        "decode: the model's weights produce non-finite logits on these inputs");
+  }
 }
 
 torch::Tensor own_log_likelihood(const torch::Tensor& step_log_probs, int64_t forced_steps) {

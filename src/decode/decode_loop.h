@@ -52,6 +52,22 @@ struct Trajectory {
                                 std::optional<torch::Generator> generator = std::nullopt,
                                 const torch::Tensor& forced = {});
 
+// While one lives on a thread, decode() reads no value back from the device (a CUDA
+// graph capturing the loop would end there): its checks of forced actions and of
+// non-finite log-probabilities are the caller's (throw_if_not_finite()).
+class HostChecksDeferred {
+ public:
+  HostChecksDeferred();
+  ~HostChecksDeferred();
+  HostChecksDeferred(const HostChecksDeferred&) = delete;
+  HostChecksDeferred& operator=(const HostChecksDeferred&) = delete;
+  [[nodiscard]] static bool active();
+};
+
+// The decode loop's error for weights that produce non-finite logits, when
+// `step_log_probs` holds a NaN.
+void throw_if_not_finite(const torch::Tensor& step_log_probs);
+
 // The log-likelihood of the choices a trajectory made itself: the sum of its step
 // log-probabilities [B, T] after the first `forced_steps`.
 [[nodiscard]] torch::Tensor own_log_likelihood(const torch::Tensor& step_log_probs,

@@ -25,6 +25,9 @@ class Environment {
   // Steps after which every instance is done under any feasible choices: the one
   // decode loop stops with an error beyond it, so no state can make it loop.
   [[nodiscard]] virtual int64_t max_steps() const = 0;
+  // Every instance takes exactly max_steps() steps, so done() reads no device value and
+  // the whole decode can be captured as one CUDA graph.
+  [[nodiscard]] virtual bool steps_fixed() const { return false; }
   // [B] float32, valid once done().
   [[nodiscard]] virtual torch::Tensor cost() const = 0;
 };
