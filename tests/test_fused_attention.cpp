@@ -161,6 +161,26 @@ TEST(FusedAttention, EncoderLayerIsTheOneLibTorchsOpsGive) {
   expect_close(results[0].second, results[1].second, 1e-6, "betas' gradient");
 }
 
+// Long instances of nodes without positions (packing's boxes): measured by a probe (the
+// calibrations), the layer attends in blocks of rows, and gives the fused kernel's output.
+TEST(FusedAttention, RowBlocksOfNodesWithoutPositionsGiveTheSameAttention) {
+  torch::manual_seed(9);
+  MultiHeadAttentionOptions options;
+  options.embed_dim = 16, options.heads = 4;
+  MultiHeadAttention layer(options);
+  layer->to(torch::kDouble);
+  const int64_t n = 1100;  // 4 n^2 scores: more than one block of 2^22
+  const auto h = torch::randn({1, n, 16}, torch::kDouble);
+  torch::NoGradGuard no_grad;
+  EntropyProbe probe;
+  AttentionSetting setting;
+  const auto fused = layer->forward(h, setting, {});
+  setting.probe = &probe;
+  const auto blocked = layer->forward(h, setting, {});
+  expect_close(blocked, fused, 1e-10, "out");
+  EXPECT_EQ(probe.rows(), n);
+}
+
 // Without gradients the scores of a bounded number of heads exist at a time: 512
 // heads of 100 x 100 scores are more than one chunk. Float, as models run.
 TEST(FusedAttention, WithoutGradientsInChunksGivesTheSameAttention) {

@@ -1,5 +1,8 @@
 #include "problems/cvrp/environment.h"
 
+#include <algorithm>
+#include <cmath>
+
 namespace eie::cvrp {
 
 namespace {
@@ -17,6 +20,10 @@ CvrpEnvironment::CvrpEnvironment(torch::Tensor locations, torch::Tensor features
   current_ = torch::zeros({B}, opts.dtype(torch::kLong));
   used_ = torch::zeros({B}, q.options());
   length_ = torch::zeros({B}, locations_.options());
+  all_finished_ = torch::zeros({}, opts.dtype(torch::kBool));
+  // Each route carries at most a capacity (up to float rounding, far below the margin).
+  const double most_demand = n_ > 0 ? q.sum(1).max().item<double>() : 0.0;
+  fewest_steps_ = n_ + std::max<int64_t>(1, static_cast<int64_t>(std::ceil(most_demand - 1e-3)));
 }
 
 torch::Tensor CvrpEnvironment::feasible() const {
@@ -35,7 +42,8 @@ void CvrpEnvironment::step(const torch::Tensor& action) {
   visited_.scatter_(1, action.unsqueeze(1), true);
   visited_.select(1, 0).fill_(false);
   current_ = action.clone();
-  done_ = (visited_.slice(1, 1).all(1) & at_depot).all().item<bool>();
+  all_finished_ = (visited_.slice(1, 1).all(1) & at_depot).all();
+  ++steps_;
 }
 
 RoutingContext CvrpEnvironment::context() const {

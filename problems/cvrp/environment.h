@@ -19,7 +19,12 @@ class CvrpEnvironment final : public RoutingEnvironment {
 
   [[nodiscard]] torch::Tensor feasible() const override;
   void step(const torch::Tensor& action) override;
-  [[nodiscard]] bool done() const override { return done_; }
+  // Reads the device's flag only from the fewest steps any solution takes (every
+  // customer, and a return per route the total demand needs): a few reads per decode,
+  // not one per step.
+  [[nodiscard]] bool done() const override {
+    return steps_ >= fewest_steps_ && all_finished_.item<bool>();
+  }
   // Every customer served and back at the depot.
   [[nodiscard]] torch::Tensor finished() const override {
     return visited_.slice(1, 1).all(1) & (current_ == 0);
@@ -45,7 +50,9 @@ class CvrpEnvironment final : public RoutingEnvironment {
       used_;  // [B] (float32 unless the instances are float64) load of the current route / capacity
   torch::Tensor length_;  // [B] distance driven so far
   int64_t n_;             // customers per instance
-  bool done_ = false;     // every instance served and back at the depot
+  torch::Tensor all_finished_;  // bool scalar: every instance served and back at the depot
+  int64_t steps_ = 0;           // steps taken
+  int64_t fewest_steps_;        // n + the routes the largest total demand needs
 };
 
 }  // namespace eie::cvrp

@@ -137,9 +137,13 @@ torch::Tensor MultiHeadAttentionImpl::forward(const torch::Tensor& h,
       std::vector<torch::Tensor> blocks;
       for (int64_t r = 0; r < n; r += rows) {
         const auto q_block = q[b].slice(1, r, std::min(n, r + rows));
+        // Nodes without positions (packing) have no bias either.
         const auto offsets =
-            bias_offsets(beta, positions.slice(0, b, b + 1).slice(1, r, std::min(n, r + rows)),
-                         positions.slice(0, b, b + 1));
+            beta.defined()
+                ? bias_offsets(beta,
+                               positions.slice(0, b, b + 1).slice(1, r, std::min(n, r + rows)),
+                               positions.slice(0, b, b + 1))
+                : torch::Tensor();
         blocks.push_back(torch::matmul(
             scores(q_block, k_t[b], setting, offsets.defined() ? offsets[0] : offsets), v[b]));
       }

@@ -41,7 +41,15 @@ Instances Instances::select(const torch::Tensor& index) const {
 }
 
 Instances Instances::repeat_each(int64_t times) const {
-  return map_fields(fields_, [&](const torch::Tensor& t) { return t.repeat_interleave(times, 0); });
+  // Not repeat_interleave: it reads its output's size back from the device.
+  return map_fields(fields_, [&](const torch::Tensor& t) {
+    auto sizes = t.sizes().vec();
+    sizes.insert(sizes.begin() + 1, times);
+    auto rows = sizes;
+    rows.erase(rows.begin() + 1);
+    rows[0] *= times;
+    return t.unsqueeze(1).expand(sizes).reshape(rows);
+  });
 }
 
 Instances Instances::with(const std::string& name, torch::Tensor value) const {
