@@ -1,9 +1,9 @@
 #include "src/agent/graphed_rollouts.h"
 
 #ifdef EIE_CUDA_GRAPHS
-#include <ATen/cuda/CUDAContext.h>
 #include <ATen/cuda/CUDAGraph.h>
 #include <c10/cuda/CUDAGuard.h>
+#include <c10/cuda/CUDAStream.h>
 #include <cuda_runtime_api.h>
 #include <torch/cuda.h>
 
@@ -59,7 +59,7 @@ bool GraphedRollouts::capture(Shape& shape, const Instances& instances, const Ro
   shape.graph = std::make_unique<at::cuda::CUDAGraph>();
   torch::cuda::synchronize();  // the capture's stream starts after everything queued
   try {
-    const c10::cuda::CUDAStreamGuard side(at::cuda::getStreamFromPool());
+    const c10::cuda::CUDAStreamGuard side(c10::cuda::getStreamFromPool());
     const HostChecksDeferred deferred;
     shape.graph->capture_begin();
     try {
