@@ -60,6 +60,9 @@ bool GraphedRollouts::capture(Shape& shape, const Instances& instances, const Ro
   torch::cuda::synchronize();  // the capture's stream starts after everything queued
   try {
     const c10::cuda::CUDAStreamGuard side(c10::cuda::getStreamFromPool());
+    // Once step by step on the capture's stream first: libraries that keep state per
+    // stream (cuBLAS's workspace) set it up outside the capture.
+    (void)rollout(shape.input);
     const HostChecksDeferred deferred;
     shape.graph->capture_begin();
     try {
