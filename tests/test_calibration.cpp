@@ -13,6 +13,8 @@
 #include "src/agent/calibration_cache.h"
 #include "src/agent/calibration_table.h"
 #include "src/agent/policy_registry.h"
+#include "src/agent/solve_run.h"
+#include "src/agent/strategies.h"
 #include "src/nn/distance_bias.h"
 #include "src/nn/module_state.h"
 #include "src/problem/registry.h"
@@ -105,6 +107,26 @@ TEST(Calibration, EntropyBiasesRestoreEachLayersTrainingEntropyAtLargerSizes) {
 // Tables shipped beside the models are read like cache entries: a size they cover costs
 // no measurement and writes nothing; a corrupt one is ignored with a note; without a cache
 // (--calibration-cache none) everything is measured.
+// Past 2,000 cities a solve decodes in tiles of 100 by default: the calibrations are made
+// for the tiles' sizes, as whole instances, so --bias entropy and --scale calibrated
+// solve there (they asked for a table at a tile's size, and stopped).
+TEST(Calibration, TiledSolvesAreCalibratedAtTheTilesSizes) {
+  torch::manual_seed(35);
+  const auto problem = make_problem("tsp");
+  auto agent = make_agent(problem, test::small_network(16, 2, 16, 1), 20);
+  auto gen = at::make_generator<at::CPUGeneratorImpl>(3);
+  const auto instances = problem->generate(1, 2001, gen);
+  const CalibrationCache cache{test::scratch_dir("calibration-tiles"), true, {}};
+  for (const auto& [scale, bias] :
+       std::vector<std::pair<std::string, std::string>>{{"calibrated", ""}, {"", "entropy"}}) {
+    EXPECT_EQ(set_inference_attention(*agent, parse_attention_spec(scale), parse_bias_spec(bias),
+                                      2001, false, cache),
+              100);
+    const auto solutions = solve(*agent, instances, parse_decoding("greedy"), 1, gen);
+    EXPECT_NO_THROW((void)problem->check(instances, solutions.actions)) << scale << bias;
+  }
+}
+
 TEST(Calibration, ShippedTablesCountAsCachedUnlessTheCacheIsNone) {
   torch::manual_seed(34);
   auto agent = make_agent(make_problem("tsp"), small_network(), 20);

@@ -29,24 +29,39 @@ AttentionConfig attention_config(const AttentionSpec& spec, const BiasSpec& bias
                                   ":BETA): the model has no trained distance bias");
     }
   }
+  // Tiles are decoded as whole instances of at most `window` nodes (at least 3 each, or
+  // the instance itself where it is no larger): calibrated so, without the window, at
+  // those sizes (the tables of the same model without a window serve).
+  auto whole = config;
+  auto calibrated_sizes = sizes;
+  if (config.window_parts.tiles) {
+    whole.window = 0;
+    whole.window_parts = WindowParts{};
+    calibrated_sizes.clear();
+    for (const auto n : sizes) {
+      if (n <= config.window) calibrated_sizes.push_back(n);
+    }
+    for (int64_t k = 3; k <= config.window; ++k) calibrated_sizes.push_back(k);
+  }
   if (is_calibrated(spec.scale)) {
-    config.calibrated = calibrated_scales(agent, config, spec.scale, sizes, cache);
+    config.calibrated = whole.calibrated =
+        calibrated_scales(agent, whole, spec.scale, calibrated_sizes, cache);
   } else if (!spec.scale.empty()) {
     config.policy = make_scale_policy(spec.scale);
     config.scope = spec.scope;
   }
   // Scales are calibrated without the bias, the bias with the scales it will meet.
-  config.bias = bias;
+  config.bias = whole.bias = bias;
   if (bias.calibrated())
-    config.calibrated_bias = entropy_biases(agent, config, bias.file, sizes, cache);
+    config.calibrated_bias = entropy_biases(agent, whole, bias.file, calibrated_sizes, cache);
   return config;
 }
 
-int64_t default_tiles(AttentionConfig& config, const Problem& problem, int64_t n) {
+int64_t default_tiles(AttentionSpec& spec, const Problem& problem, int64_t n) {
   constexpr int64_t kTilesAbove = 2000, kTile = 100;
   if (n <= kTilesAbove || !problem.has_tiles()) return 0;
-  config.window = kTile;
-  config.window_parts = WindowParts{false, false, false, false, true};
+  spec.window = kTile;
+  spec.parts = "tiles";
   return kTile;
 }
 

@@ -22,8 +22,8 @@ namespace eie {
 
 // Without a window chosen, instances of `problem` above 2,000 nodes decode in tiles of
 // 100 nodes where the problem has tiles: whole-instance attention at 20,000 cities did
-// not finish in a minute; tiles of 100 take seconds. Sets `config` to those tiles and
-// returns the tile size, or returns 0 (the whole instance, `config` unchanged).
-int64_t default_tiles(AttentionConfig& config, const Problem& problem, int64_t n);
+// not finish in a minute; tiles of 100 take seconds. Sets `spec` to those tiles and
+// returns the tile size, or returns 0 (the whole instance, `spec` unchanged).
+int64_t default_tiles(AttentionSpec& spec, const Problem& problem, int64_t n);
 
 }  // namespace eie

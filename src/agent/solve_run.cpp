@@ -11,9 +11,9 @@ namespace eie {
 
 int64_t set_inference_attention(Agent& agent, const AttentionSpec& spec, const BiasSpec& bias,
                                 int64_t n, bool window_chosen, const CalibrationCache& cache) {
-  auto config = attention_config(spec, bias, agent, {n}, cache);
-  const int64_t tile = window_chosen ? 0 : default_tiles(config, agent.problem(), n);
-  agent.set_attention(config);
+  auto chosen = spec;
+  const int64_t tile = window_chosen ? 0 : default_tiles(chosen, agent.problem(), n);
+  agent.set_attention(attention_config(chosen, bias, agent, {n}, cache));
   return tile;
 }
 
