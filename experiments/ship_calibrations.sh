@@ -4,8 +4,11 @@
 # settings, measured at the grid sizes N * 2^(k/2) up to MOST (default 2263), smallest
 # first, one solve of a one-instance dataset per size (what a grid size costs the
 # first time is the time printed per line). Rows already there are kept, not measured.
-# Shipped as measured on 2026-11-29 with THREADS 1 (OMP_NUM_THREADS=1), MOST 283 (the
-# biases also at 400): the larger sizes take hours on 2 cores.
+# TSP instances above 2,000 cities decode in tiles of 100, so at 2263 the TSP tables
+# gain the tiles' sizes (grid sizes 3 to 71) instead.
+# Shipped as measured on 2026-11-29 with THREADS 1 (OMP_NUM_THREADS=1), MOST 2263, niced
+# beside other work: per table 24-64 s at n = 400, 70-102 s at 800, 116-136 s at 1131,
+# 148-264 s at 1600, 276-369 s at 2263 (35-106 s for the TSP tiles); about 75 min in all.
 # usage: experiments/ship_calibrations.sh [THREADS [MOST]]   (from the repository root)
 source "$(dirname "$0")/preamble.sh"
 most=${2:-2263}
