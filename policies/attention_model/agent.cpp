@@ -61,8 +61,10 @@ Trajectory AttentionAgent::run(const Instances& instances, Selection selection,
     if (selection == Selection::greedy && mode == Mode::inference && !forced.defined() &&
         !attention_.probes && env->steps_fixed()) {
       return graphs_.run(started.instances, [&](const Instances& batch) {
-        const auto fresh = problem_->environment(batch);
-        return decode(*fresh, *model_->start(*fresh, settings), selection, generator, forced);
+        // A capture decodes its own buffers; the batch as given has its environment.
+        const auto own = &batch == &started.instances ? nullptr : problem_->environment(batch);
+        auto& e = own ? *own : *env;
+        return decode(e, *model_->start(e, settings), selection, generator, forced);
       });
     }
     return decode(*env, *model_->start(*env, settings), selection, generator, forced);
