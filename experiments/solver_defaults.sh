@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `eie solve FILE` as a user runs it, with no flags (the anytime solver and its default
-# time limit, 0.03 s a node, 2 to 60 s), against the problem's classical construction +
+# time limit, 0.02 s a node, 2 to 60 s), against the problem's classical construction +
 # local search (TSP: nn + oropt, CVRP: savings + local), on the public instances with
 # optima (../shared/instances) and on uniform and clustered instances of 200 to 2,000
 # nodes written by experiments/write_instances.awk (seed 1). Whole-command wall time,

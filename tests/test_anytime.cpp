@@ -111,10 +111,41 @@ TEST(Anytime, TheClassicalRoundIsAFloor) {
   }
 }
 
+// Where the problem has a search, it runs last, from the best, within the limit; it
+// never makes an instance worse than the rounds before it.
+TEST(Anytime, TheSearchIsTheLastRoundWithinTheLimit) {
+  for (const auto* name : {"tsp", "cvrp"}) {
+    Untrained u(name, 3, 40, 5);
+    auto& [problem, agent, gen, instances] = u;
+    const auto& descriptor = problem_descriptor(name);
+    const AnytimePlan rounds_only{"", descriptor.local_search, descriptor.classical};
+    auto plan = rounds_only;
+    plan.search = true;
+    auto g1 = gen.clone();
+    const auto start = std::chrono::steady_clock::now();
+    const auto searched = solve_within(*agent, instances, 0.6, plan, 3, g1);
+    const double took =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    EXPECT_EQ(searched.round_names.back(), "search") << name;
+    EXPECT_GE(searched.rounds, 3) << name;  // the classical round, the probe, the search
+    EXPECT_LT(took, 0.6 + 0.25) << name;
+    EXPECT_TRUE(
+        torch::allclose(problem->check(instances, searched.best.actions), searched.best.cost))
+        << name;
+    // The rounds before the search, alone: the search kept or bettered each instance's best.
+    auto g2 = gen.clone();
+    const auto before = solve_within(*agent, instances, 0, rounds_only, 3, g2);
+    EXPECT_TRUE((searched.best.cost <= before.best.cost + 1e-9).all().item<bool>()) << name;
+    EXPECT_LT(searched.best.cost.sum().item<double>(), before.best.cost.sum().item<double>())
+        << name;
+  }
+}
+
 TEST(Anytime, DefaultLimitGrowsWithTheInstance) {
   EXPECT_DOUBLE_EQ(default_time_limit(10), 2.0);
-  EXPECT_DOUBLE_EQ(default_time_limit(100), 3.0);
-  EXPECT_DOUBLE_EQ(default_time_limit(1000), 30.0);
+  EXPECT_DOUBLE_EQ(default_time_limit(100), 2.0);
+  EXPECT_DOUBLE_EQ(default_time_limit(150), 3.0);
+  EXPECT_DOUBLE_EQ(default_time_limit(1000), 20.0);
   EXPECT_DOUBLE_EQ(default_time_limit(100000), 60.0);
 }
 

@@ -11,6 +11,7 @@
 
 #include "problems/cvrp/cvrplib.h"
 #include "problems/cvrp/heuristics.h"
+#include "problems/cvrp/local_search.h"
 #include "problems/cvrp/routes.h"
 #include "tests/test_support.h"
 
@@ -493,6 +494,37 @@ TEST(CvrpHeuristics, SavingsAndLocalSearchOnXn101k25FromShared) {
             << " routes), best known 27591\n";
   EXPECT_LE(cost_improved, cost_built);
   EXPECT_LT(cost_improved, 1.08 * 27591);
+}
+
+TEST(CvrpHeuristics, IteratedSearchIsNoWorseThanItsDescentAndBetterGivenTime) {
+  for (const int n : {1, 3, 80}) {
+    const auto data = random_instance(n, 30, 9, 11);
+    const auto start = savings(data);
+    const double descent = routes_length(data, local_search(data, start));
+    const auto at_once = iterated_search(data, start, 0, 2);
+    EXPECT_NO_THROW(check_routes(data, at_once));
+    EXPECT_NEAR(routes_length(data, at_once), descent, 1e-9) << n;  // no time: the descent
+    const auto searched = iterated_search(data, start, 0.3, 2);
+    EXPECT_NO_THROW(check_routes(data, searched));
+    for (const auto& route : searched) EXPECT_FALSE(route.empty());
+    EXPECT_LE(routes_length(data, searched), descent + 1e-9) << n;
+    if (n == 80) {
+      EXPECT_LT(routes_length(data, searched), 0.98 * descent);
+    }
+  }
+}
+
+// Customers that each fill most of a vehicle: the search keeps three out-and-back routes
+// whatever kicks it tries (a recreate that finds no room opens a route of its own).
+TEST(CvrpHeuristics, IteratedSearchKeepsFullVehiclesFeasible) {
+  CvrpData data;
+  data.customers = {{1, 0}, {0, 1}, {-1, 0}};
+  data.demands = {3, 3, 3};
+  data.capacity = 4;
+  const auto searched = iterated_search(data, savings(data), 0.05, 1);
+  EXPECT_NO_THROW(check_routes(data, searched));
+  EXPECT_EQ(searched.size(), 3u);
+  EXPECT_DOUBLE_EQ(routes_length(data, searched), 6);
 }
 
 TEST(CvrpHeuristics, ThousandsOfCustomersInSeconds) {

@@ -3,6 +3,7 @@
 #include <random>
 
 #include "problems/tsp/heuristics.h"
+#include "problems/tsp/local_search.h"
 #include "tests/test_support.h"
 
 namespace eie::tsp {
@@ -82,6 +83,55 @@ TEST(TspHeuristics, OrOptMovesShortenTwoOptimalTours) {
     or_opt_total += tour_length(cities, improved);
   }
   EXPECT_LT(or_opt_total, 0.99 * two_opt_total) << or_opt_total / two_opt_total;
+}
+
+// The optimal tour length by Held-Karp's dynamic programme over subsets (n <= 12).
+double optimal_length(const std::vector<Point>& c) {
+  const size_t n = c.size(), subsets = size_t{1} << (n - 1);
+  // best[S][j]: shortest path from city n-1 through the cities of S (bits 0..n-2), ending at j.
+  std::vector<std::vector<double>> best(subsets, std::vector<double>(n - 1, 1e300));
+  for (size_t j = 0; j + 1 < n; ++j) best[size_t{1} << j][j] = distance(c[n - 1], c[j]);
+  for (size_t set = 1; set < subsets; ++set) {
+    for (size_t j = 0; j + 1 < n; ++j) {
+      if (!(set >> j & 1) || best[set][j] >= 1e300) continue;
+      for (size_t k = 0; k + 1 < n; ++k) {
+        if (set >> k & 1) continue;
+        auto& to = best[set | size_t{1} << k][k];
+        to = std::min(to, best[set][j] + distance(c[j], c[k]));
+      }
+    }
+  }
+  double shortest = 1e300;
+  for (size_t j = 0; j + 1 < n; ++j) {
+    shortest = std::min(shortest, best[subsets - 1][j] + distance(c[j], c[n - 1]));
+  }
+  return shortest;
+}
+
+TEST(TspHeuristics, IteratedSearchFindsTheOptimumOfSmallInstances) {
+  for (unsigned seed = 0; seed < 5; ++seed) {
+    const auto cities = random_cities(11, seed);
+    const auto tour = iterated_search(cities, nearest_neighbour(cities), 0.2, seed);
+    check_tour(tour, 11);
+    EXPECT_NEAR(tour_length(cities, tour), optimal_length(cities), 1e-9) << "seed " << seed;
+  }
+}
+
+TEST(TspHeuristics, IteratedSearchIsNoWorseThanItsDescentAndBetterGivenTime) {
+  for (const int64_t n : {8, 9, 300}) {
+    const auto cities = random_cities(n, 3);
+    const auto start = nearest_neighbour(cities);
+    const double descent = tour_length(cities, local_search(cities, start, true));
+    const auto at_once = iterated_search(cities, start, 0, 1);
+    check_tour(at_once, n);
+    EXPECT_NEAR(tour_length(cities, at_once), descent, 1e-9) << n;  // no time: the descent
+    const auto searched = iterated_search(cities, start, 0.3, 1);
+    check_tour(searched, n);
+    EXPECT_LE(tour_length(cities, searched), descent + 1e-9) << n;
+    if (n == 300) {
+      EXPECT_LT(tour_length(cities, searched), 0.98 * descent);
+    }
+  }
 }
 
 TEST(TspHeuristics, UnknownMethodIsRejected) {

@@ -15,17 +15,8 @@ namespace eie::cvrp {
 // merged load fits.
 [[nodiscard]] Routes savings(const CvrpData& data);
 
-// Local search to a local optimum of: 2-opt inside a route, relocate (move one
-// customer to another position, in its own or another route) and swap (exchange
-// two customers of different routes), candidates restricted to each customer's
-// `neighbours` nearest customers; first improvement, never violating capacity.
-[[nodiscard]] Routes local_search(const CvrpData& data, Routes routes, int64_t neighbours = 20);
-
 // Per instance, in parallel over instances (OpenMP): "savings" builds routes.
 [[nodiscard]] std::vector<Routes> construct_all(const std::string& method,
                                                 const std::vector<CvrpData>& instances);
-// Per instance, in parallel: "local" applies local_search.
-void improve_all(const std::string& method, const std::vector<CvrpData>& instances,
-                 std::vector<Routes>& routes);
 
 }  // namespace eie::cvrp

@@ -4,6 +4,7 @@
 
 #include "problems/cvrp/environment.h"
 #include "problems/cvrp/heuristics.h"
+#include "problems/cvrp/local_search.h"
 #include "src/util/parse.h"
 
 namespace eie::cvrp {
@@ -173,6 +174,13 @@ torch::Tensor CvrpProblem::improve(const std::string& method, const Instances& i
                                    const torch::Tensor& actions) const {
   auto routes = routes_of(actions);
   improve_all(method, data_of(instances), routes);
+  return actions_of(routes);
+}
+
+torch::Tensor CvrpProblem::search(const Instances& instances, const torch::Tensor& actions,
+                                  double seconds, uint64_t seed) const {
+  auto routes = routes_of(actions);
+  iterated_search_all(data_of(instances), routes, seconds, seed);
   return actions_of(routes);
 }
 

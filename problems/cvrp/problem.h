@@ -54,6 +54,10 @@ class CvrpProblem final : public RoutingProblem {
   // local (2-opt, relocate, swap).
   [[nodiscard]] torch::Tensor improve(const std::string& method, const Instances& instances,
                                       const torch::Tensor& actions) const override;
+  // Ruin-and-recreate iterated local search (iterated_search) per instance.
+  [[nodiscard]] bool searches() const override { return true; }
+  [[nodiscard]] torch::Tensor search(const Instances& instances, const torch::Tensor& actions,
+                                     double seconds, uint64_t seed) const override;
   [[nodiscard]] std::unique_ptr<RoutingEnvironment> environment(
       const Instances& instances) const override;
 

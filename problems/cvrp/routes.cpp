@@ -135,4 +135,12 @@ double routes_length(const CvrpData& data, const Routes& routes) {
   return length;
 }
 
+double capacity_limit(const CvrpData& data) { return data.capacity * (1 + 1e-9); }
+
+std::vector<Point> node_points(const CvrpData& data) {
+  std::vector<Point> nodes{data.depot};
+  nodes.insert(nodes.end(), data.customers.begin(), data.customers.end());
+  return nodes;
+}
+
 }  // namespace eie::cvrp

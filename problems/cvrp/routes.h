@@ -36,6 +36,13 @@ using Routes = std::vector<Route>;
 // no route's load exceeds the capacity (relative tolerance 1e-6: float32 decoders).
 void check_routes(const CvrpData& data, const Routes& routes);
 
+// The capacity a route may fill in the heuristics: the capacity and rounding's room, so
+// that a route filled exactly by a sum of doubles is feasible (check_routes allows more).
+[[nodiscard]] double capacity_limit(const CvrpData& data);
+
+// Nodes 0 (depot) and 1..n (customers) in one array, so moves need no special case.
+[[nodiscard]] std::vector<Point> node_points(const CvrpData& data);
+
 // Total Euclidean length of all routes (depot -> customers -> depot), float64.
 [[nodiscard]] double routes_length(const CvrpData& data, const Routes& routes);
 

@@ -4,6 +4,7 @@
 
 #include "problems/tsp/environment.h"
 #include "problems/tsp/heuristics.h"
+#include "problems/tsp/local_search.h"
 #include "problems/tsp/tensors.h"
 #include "problems/tsp/tiling.h"
 #include "problems/tsp/tour.h"
@@ -66,6 +67,13 @@ torch::Tensor TspProblem::improve(const std::string& method, const Instances& in
     throw std::invalid_argument("unknown TSP improvement '" + method + "' (2opt, oropt)");
   auto tours = tours_of(actions);
   local_search_all(cities_of(instances), tours, method == "oropt");
+  return tensor_of(tours);
+}
+
+torch::Tensor TspProblem::search(const Instances& instances, const torch::Tensor& actions,
+                                 double seconds, uint64_t seed) const {
+  auto tours = tours_of(actions);
+  iterated_search_all(cities_of(instances), tours, seconds, seed);
   return tensor_of(tours);
 }
 

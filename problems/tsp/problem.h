@@ -42,6 +42,10 @@ class TspProblem final : public RoutingProblem {
   // 2opt (neighbour-list 2-opt) or oropt (2-opt and Or-opt moves).
   [[nodiscard]] torch::Tensor improve(const std::string& method, const Instances& instances,
                                       const torch::Tensor& actions) const override;
+  // Iterated Or-opt search (iterated_search) per instance.
+  [[nodiscard]] bool searches() const override { return true; }
+  [[nodiscard]] torch::Tensor search(const Instances& instances, const torch::Tensor& actions,
+                                     double seconds, uint64_t seed) const override;
   [[nodiscard]] std::unique_ptr<RoutingEnvironment> environment(
       const Instances& instances) const override;
   [[nodiscard]] bool has_tiles() const override { return true; }

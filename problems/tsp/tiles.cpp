@@ -7,6 +7,7 @@
 #include <string>
 
 #include "problems/tsp/heuristics.h"
+#include "problems/tsp/local_search.h"
 
 namespace eie::tsp {
 

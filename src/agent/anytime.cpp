@@ -8,6 +8,9 @@ namespace eie {
 namespace {
 constexpr int64_t kSamplesPerRound = 64;
 constexpr int64_t kProbe = 8;  // the first round's starts
+// The share of the time the iterated search gets, where the plan has one: policy
+// rounds find good starts quickly, then kicks improve the best more than more rounds do.
+constexpr double kSearchShare = 0.5;
 
 // Solutions `decoding` decodes per instance of n nodes, with `copies` symmetric copies.
 int64_t solutions_per_instance(const Decoding& decoding, int64_t n, int64_t copies) {
@@ -61,7 +64,7 @@ std::string sized_round(int64_t index, int64_t n, int64_t copies, const RoundCos
 }  // namespace
 
 double default_time_limit(int64_t n) {
-  return std::clamp(0.03 * static_cast<double>(n), 2.0, 60.0);
+  return std::clamp(0.02 * static_cast<double>(n), 2.0, 60.0);
 }
 
 AnytimeResult solve_within(Agent& agent, const Instances& instances, double seconds,
@@ -76,11 +79,13 @@ AnytimeResult solve_within(Agent& agent, const Instances& instances, double seco
   const auto copies = static_cast<int64_t>(problem.symmetries(instances.slice(0, 1)).size());
   AnytimeResult result;
 
-  // Improves `actions` (on the host, where the local search and the check run) and keeps
-  // each instance's better solution; returns the seconds the local search took.
-  const auto keep = [&](torch::Tensor actions, std::string name, int64_t solutions) {
+  // Improves `actions` (on the host, where the local search and the check run) unless
+  // `improved` already, and keeps each instance's better solution; returns the seconds
+  // the local search took.
+  const auto keep = [&](torch::Tensor actions, std::string name, int64_t solutions,
+                        bool improved = false) {
     const auto improve_start = elapsed();
-    if (!plan.improve.empty()) {
+    if (!plan.improve.empty() && !improved) {
       actions = problem.improve(plan.improve, instances, actions);
       name += " + " + plan.improve;
     }
@@ -115,6 +120,7 @@ AnytimeResult solve_within(Agent& agent, const Instances& instances, double seco
   std::string name = !plan.first.empty() ? plan.first : "multistart:" + std::to_string(kProbe);
   int64_t probe_k = 0, largest_k = 0;
   double probe_seconds = 0, largest_seconds = 0;
+  const double rounds_seconds = plan.search ? seconds * (1 - kSearchShare) : seconds;
   for (int64_t index = 1;; ++index) {
     const auto decoding = parse_decoding(name);
     const int64_t solutions = solutions_per_instance(decoding, n, copies);
@@ -128,8 +134,13 @@ AnytimeResult solve_within(Agent& agent, const Instances& instances, double seco
     const double improving = keep(decoded, name, solutions);
     name = sized_round(index, n, copies,
                        fitted_cost(probe_k, probe_seconds, largest_k, largest_seconds),
-                       seconds - elapsed() - improving);
+                       rounds_seconds - elapsed() - improving);
     if (name.empty()) break;
+  }
+  if (plan.search && seconds > elapsed()) {
+    const auto searched = problem.search(instances, result.best.actions.to(torch::kCPU),
+                                         seconds - elapsed(), plan.seed);
+    (void)keep(searched, "search", 0, true);
   }
   return result;
 }

@@ -14,6 +14,8 @@ struct AnytimePlan {
   std::string first;      // the first round's decoding as given ("": the plan below)
   std::string improve;    // local search on each round's best ("": none)
   std::string classical;  // a construction heuristic run once, as a round of its own ("": none)
+  bool search = false;    // the problem's iterated local search on the best, in the last part
+  uint64_t seed = 0;      // the search's draws
 };
 
 struct AnytimeResult {
@@ -30,14 +32,16 @@ struct AnytimeResult {
 // `plan.improve` on its best. The classical round and the probe always run; every later
 // round is sized to what the rounds before it say fits in the time left (fewer starts or
 // samples, then no symmetries), and none starts when not even one more solution per
-// instance would fit. `on_round` is told the mean best cost after each round.
+// instance would fit. With `plan.search` the rounds take the first half of the time
+// and the problem's search() the rest, from each instance's best, as a last round.
+// `on_round` is told the mean best cost after each round.
 [[nodiscard]] AnytimeResult solve_within(Agent& agent, const Instances& instances, double seconds,
                                          const AnytimePlan& plan, int64_t chunk,
                                          torch::Generator& generator,
                                          const std::function<void(double)>& on_round = {});
 
-// The default limit of eie solve for one instance file of n nodes: a few seconds at
-// n = 100, growing with n, at most a minute.
+// The default limit of eie solve for one instance file of n nodes: 0.02 s per node,
+// 2 s at least (n = 100), a minute at most.
 [[nodiscard]] double default_time_limit(int64_t n);
 
 }  // namespace eie

@@ -41,7 +41,7 @@ std::pair<torch::Tensor, std::optional<AnytimeResult>> decode_with_policy(
     const auto& descriptor = problem_descriptor(agent.problem().name());
     const AnytimePlan plan{settings.decode,
                            settings.improve.empty() ? descriptor.local_search : settings.improve,
-                           descriptor.classical};
+                           descriptor.classical, agent.problem().searches(), settings.seed};
     char status[64];
     auto result = solve_within(agent, instances,
                                settings.time_limit * static_cast<double>(instances.count()), plan,

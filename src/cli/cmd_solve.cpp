@@ -98,9 +98,10 @@ int run_solve(int argc, char** argv) {
       "seconds per instance for the policy: the problem's classical construction, then rounds "
       "of greedy, multistart and sample:64 (with the 8 symmetries where the problem has them; "
       "each round sized to fit the time left), each round's best improved by the problem's "
-      "local search (or --improve), the best kept. Default for an instance file that names no "
-      "--decode and no --improve: 0.03 s per node, 2 to 60 s (3 s at n = 100); 0: one pass of "
-      "--decode",
+      "local search (or --improve), the best kept; where the problem has an iterated local "
+      "search (TSP, CVRP), the rounds take the first half of the time and the search, from "
+      "the best, the rest. Default for an instance file that names no --decode and no "
+      "--improve: 0.02 s per node, 2 to 60 s (2 s at n = 100); 0: one pass of --decode",
       cxxopts::value<double>())(
       "decode",
       "greedy, sample:K (best of K sampled), multistart[:K] (best of K greedy "

@@ -76,6 +76,16 @@ class Problem {
   // Local search `method` applied to finished solutions.
   [[nodiscard]] virtual torch::Tensor improve(const std::string& method, const Instances& instances,
                                               const torch::Tensor& actions) const = 0;
+  // True where search() improves solutions (an iterated local search).
+  [[nodiscard]] virtual bool searches() const { return false; }
+  // Iterated local search from finished solutions: kicks, each followed by the local
+  // search, keeping what is no worse, until `seconds` (for the whole batch) are spent;
+  // draws from `seed`. The solutions unchanged where a problem has none.
+  [[nodiscard]] virtual torch::Tensor search(const Instances& /*instances*/,
+                                             const torch::Tensor& actions, double /*seconds*/,
+                                             uint64_t /*seed*/) const {
+    return actions;
+  }
   // A fresh batched environment on `instances`: what the decode loop steps, for front
   // ends whose users step it with their own policy; std::invalid_argument where a
   // problem has none.
