@@ -6,6 +6,8 @@
 #include <chrono>
 #include <fstream>
 #include <sstream>
+#include <tuple>
+#include <utility>
 
 #include "src/agent/model_file.h"
 #include "src/agent/policy_registry.h"
@@ -39,15 +41,21 @@ double greedy_mean(Agent& agent, const Instances& instances) {
   return solve(agent, instances, Decoding{}, 256, gen).cost.mean().item<double>();
 }
 
-// The lr column of a run's last log row.
-double last_logged_lr(const std::filesystem::path& dir) {
+// The fields of a run's last log row, and how many rows it has.
+std::pair<std::vector<std::string>, int64_t> last_log_row(const std::filesystem::path& dir) {
   std::ifstream log(dir / "log.csv");
   std::string line, last;
-  while (std::getline(log, line)) last = line;
+  int64_t rows = -1;  // the header
+  while (std::getline(log, line)) last = line, ++rows;
   std::vector<std::string> fields;
   std::stringstream row(last);
   while (std::getline(row, line, ',')) fields.push_back(line);
-  return std::stod(fields.at(5));
+  return {fields, rows};
+}
+
+// The lr column of a run's last log row.
+double last_logged_lr(const std::filesystem::path& dir) {
+  return std::stod(last_log_row(dir).first.at(5));
 }
 
 TEST(Training, FewStepsLowerGreedyCostOnTsp10) {
@@ -149,6 +157,44 @@ TEST(Training, ATimeBudgetEndsTheRunWithTheRateAtZero) {
   EXPECT_LT(took.count(), 30);
   EXPECT_TRUE(std::filesystem::exists(dir / "model.h5"));
   EXPECT_EQ(last_logged_lr(dir), 0.0);
+}
+
+// Bursts: each invocation stops after --stop-after seconds, and the rate falls over the
+// run budget as one uninterrupted run's would, ending at 0 when the budget is spent.
+TEST(Training, ARunTrainsInBurstsOnOneScheduleOverThem) {
+  const auto problem = make_problem("tsp");
+  const auto dir = test::scratch_dir("train-bursts");
+  auto agent = make_agent(problem, small_network(), 10);
+  auto run = short_run(dir, 1000000);
+  run.run_budget = 3;
+  run.stop_after = 1;
+  const auto start = std::chrono::steady_clock::now();
+  train(*agent, run);
+  const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+  EXPECT_LT(took.count(), 20);
+  auto [row, rows] = last_log_row(dir);
+  ASSERT_EQ(row.size(), 11u);
+  EXPECT_EQ(row[9], "cpu");
+  double trained = std::stod(row[10]);
+  EXPECT_GT(trained, 0.5);
+  EXPECT_LT(trained, 3);
+  EXPECT_GT(last_logged_lr(dir), 0);
+  EXPECT_LT(last_logged_lr(dir), run.lr * (1 - 0.5 / 3));
+  run.resume = true;
+  int bursts = 1;
+  for (; last_logged_lr(dir) > 0 && bursts < 12; ++bursts) {
+    train(*agent, run);
+    const double before = trained;
+    std::tie(row, rows) = last_log_row(dir);
+    trained = std::stod(row[10]);
+    EXPECT_GT(trained, before);
+  }
+  EXPECT_EQ(last_logged_lr(dir), 0.0);
+  EXPECT_GE(bursts, 3);  // at most about a second each
+  EXPECT_GE(trained, 3);
+  EXPECT_LT(trained, 5);
+  train(*agent, run);  // the budget is spent: no epoch more
+  EXPECT_EQ(last_log_row(dir).second, rows);
 }
 
 TEST(TTest, StudentCdfMatchesTables) {

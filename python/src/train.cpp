@@ -24,6 +24,8 @@ py::dict row_of(const EpochRecord& r) {
   row["seconds"] = r.seconds;
   row["seconds_per_step"] = r.seconds_per_step;
   row["cpu_seconds"] = r.cpu_seconds;
+  row["device"] = r.device;
+  row["train_seconds"] = r.train_seconds;
   return row;
 }
 
@@ -98,6 +100,8 @@ void bind_train(py::module_& m) {
       .def_readwrite("paper_lr", &TrainSettings::paper_lr)
       .def_readwrite("time_budget", &TrainSettings::time_budget)
       .def_readwrite("cpu_budget", &TrainSettings::cpu_budget)
+      .def_readwrite("run_budget", &TrainSettings::run_budget)
+      .def_readwrite("stop_after", &TrainSettings::stop_after)
       .def_readwrite("val_size", &TrainSettings::val_size)
       .def_readwrite("baseline_eval_size", &TrainSettings::baseline_eval_size)
       .def_readwrite("warmup_epochs", &TrainSettings::warmup_epochs)

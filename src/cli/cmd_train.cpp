@@ -50,6 +50,15 @@ cxxopts::Options train_flags() {
       "stop when training has taken this many seconds of process CPU time over all resumes "
       "(validation and saving not counted); the lr stays as it is",
       cxxopts::value<double>())(
+      "run-budget",
+      "stop when training has taken this many seconds of wall clock over all resumes "
+      "(validation and saving not counted; the log's train_seconds), the lr falling linearly "
+      "to 0 over them: a run trained in bursts (with --stop-after)",
+      cxxopts::value<double>())(
+      "stop-after",
+      "end this invocation after this many seconds of wall clock, the checkpoint ready for "
+      "--resume; the lr as it is",
+      cxxopts::value<double>())(
       "val-size", "held-out instances for the logged greedy cost",
       cxxopts::value<int64_t>()->default_value(std::to_string(d.val_size)))(
       "baseline-eval-size", "held-out instances for the baseline t-test",
@@ -138,6 +147,8 @@ TrainSettings train_settings(const cxxopts::ParseResult& args) {
   s.paper_lr = args.count("paper-lr") > 0;
   take(args, "time-budget", s.time_budget);
   take(args, "cpu-budget", s.cpu_budget);
+  take(args, "run-budget", s.run_budget);
+  take(args, "stop-after", s.stop_after);
   take(args, "val-size", s.val_size);
   take(args, "baseline-eval-size", s.baseline_eval_size);
   take(args, "warmup-epochs", s.warmup_epochs);

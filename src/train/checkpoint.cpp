@@ -30,6 +30,7 @@ void save_checkpoint(const TrainerOptions& o, Agent& agent, RolloutBaseline* bas
   writer.attribute("baseline", to_string(o.baseline));
   if (baseline) writer.attribute("baseline_generation", baseline->generation());
   writer.attribute("cpu_seconds", progress.cpu_seconds);
+  writer.attribute("train_seconds", progress.train_seconds);
   writer.attribute("beta_lr_ratio", progress.beta_ratio);
   writer.attribute("seed", static_cast<int64_t>(o.seed));
   writer.attribute("batch", o.batch);
@@ -71,6 +72,9 @@ Progression load_checkpoint(const TrainerOptions& o, Agent& agent, RolloutBaseli
   p.ema.value = reader.double_attribute("ema");
   p.ema.set = reader.int_attribute("ema_set") != 0;
   if (reader.has_attribute("cpu_seconds")) p.cpu_seconds = reader.double_attribute("cpu_seconds");
+  if (reader.has_attribute("train_seconds")) {
+    p.train_seconds = reader.double_attribute("train_seconds");
+  }
   // --bias-lr wins, as on a fresh run (the same flags resume the same run, rate decay
   // included); checkpoints from before the ratio was kept leave the options' ratio.
   if (o.bias_lr <= 0 && reader.has_attribute("beta_lr_ratio")) {

@@ -18,6 +18,7 @@ struct Progression {
   double lr = 0;            // current learning rate
   ExponentialBaseline ema;  // the warm-up epochs' baseline
   double cpu_seconds = 0;   // process CPU time spent on the run up to the checkpoint
+  double train_seconds = 0;  // wall clock of its training up to the checkpoint
   double beta_ratio = 100;  // the learned betas' rate over the weights' rate
 };
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 namespace eie {
 
@@ -15,6 +16,8 @@ struct EpochRecord {
   double seconds = 0;              // wall clock, validation included
   double seconds_per_step = 0;     // wall clock per gradient step
   double cpu_seconds = 0;          // the run's training CPU time so far
+  std::string device;              // where it trained ("cpu", "cuda:0")
+  double train_seconds = 0;        // the run's training wall clock so far (all resumes)
 };
 
 }  // namespace eie

@@ -44,6 +44,12 @@ TrainerOptions trainer_options(const TrainSettings& s, const ProblemDescriptor& 
   t.paper_lr_rule = s.paper_lr;
   if (s.time_budget) t.time_budget = flag_positive(*s.time_budget, "time-budget");
   if (s.cpu_budget) t.cpu_budget = flag_positive(*s.cpu_budget, "cpu-budget");
+  if (s.run_budget) t.run_budget = flag_positive(*s.run_budget, "run-budget");
+  if (s.stop_after) t.stop_after = flag_positive(*s.stop_after, "stop-after");
+  if (s.time_budget && s.run_budget) {
+    throw std::invalid_argument(
+        "--time-budget and --run-budget both set the learning rate's fall to 0: give one");
+  }
   t.val_size = flag_at_least(s.val_size, "val-size", 2);
   t.baseline_eval_size = flag_at_least(s.baseline_eval_size, "baseline-eval-size", 2);
   t.warmup_epochs = flag_at_least(s.warmup_epochs, "warmup-epochs", 0);

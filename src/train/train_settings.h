@@ -28,6 +28,8 @@ struct TrainSettings {
   bool paper_lr = false;                         // the EIE paper's rule on p-values
   std::optional<double> time_budget;             // seconds of wall clock
   std::optional<double> cpu_budget;              // seconds of training CPU time
+  std::optional<double> run_budget;              // seconds of training wall clock, all resumes
+  std::optional<double> stop_after;              // seconds of wall clock, this invocation
   int64_t val_size = TrainerOptions{}.val_size;  // held-out instances, logged cost
   int64_t baseline_eval_size = TrainerOptions{}.baseline_eval_size;  // ... for the t-test
   int64_t warmup_epochs = TrainerOptions{}.warmup_epochs;  // with the exponential baseline

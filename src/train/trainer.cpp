@@ -78,8 +78,9 @@ struct EpochSteps {
   double seconds_per_step = 0;  // wall clock
 };
 
-// The gradient steps of `epoch`: o.steps of them, or fewer when a budget runs out
-// (always one). With a time budget, the rate falls with it.
+// The gradient steps of `epoch`: o.steps of them, or fewer when a budget or the
+// invocation's limit runs out (always one). With a time or run budget, the rate falls
+// with it.
 EpochSteps train_steps(const Run& run, const Progression& progress, int64_t epoch, Progress& bar) {
   const auto& o = run.o;
   const int64_t world_size = run.collective ? run.collective->size() : 1;
@@ -89,8 +90,10 @@ EpochSteps train_steps(const Run& run, const Progression& progress, int64_t epoc
   const auto start = std::chrono::steady_clock::now();
   for (; done < o.steps; ++done) {
     const double left = run.clock.budget_left();
-    if ((left <= 0 || !run.clock.cpu_left()) && done > 0) break;
-    if (o.time_budget > 0) set_lr(run.optimizer, progress.lr * left, progress.beta_ratio);
+    if ((left <= 0 || !run.clock.cpu_left() || !run.clock.invocation_left()) && done > 0) break;
+    if (o.time_budget > 0 || o.run_budget > 0) {
+      set_lr(run.optimizer, progress.lr * left, progress.beta_ratio);
+    }
     const int64_t n = o.sizes.empty() ? o.n : step_size(o.sizes, o.seed, epoch, done);
     const int64_t instances = o.sizes.empty() ? o.batch : step_batch(o.batch, o.n, n, world_size);
     // Drawn on the CPU (its generators: the same data on every device), then moved
@@ -157,19 +160,21 @@ void train(Agent& agent, const TrainerOptions& o, Collective* collective) {
     }
   }
   set_lr(optimizer, progress.lr, progress.beta_ratio);
-  clock.start(progress.cpu_seconds);
+  clock.start(progress.cpu_seconds, progress.train_seconds);
   // Batch normalisation over the global batch while training.
   std::optional<nn::SyncBatchStatistics> global_batch_statistics;
   if (collective) global_batch_statistics.emplace(*collective);
   const Run run{o, agent, *algorithm, optimizer, generator, clock, collective};
   Progress bar("train", (o.epochs - progress.epoch) * o.steps);
   for (int64_t epoch = progress.epoch;
-       epoch < o.epochs && clock.budget_left() > 0 && clock.cpu_left(); ++epoch) {
+       epoch < o.epochs && clock.budget_left() > 0 && clock.cpu_left() && clock.invocation_left();
+       ++epoch) {
     const auto start = std::chrono::steady_clock::now();
     const auto steps = train_steps(run, progress, epoch, bar);
     const auto verdict = baseline ? baseline->update(agent)  // the recipe's cost: counted
                                   : RolloutBaseline::Verdict{std::nan(""), false};
     progress.cpu_seconds = clock.cpu_spent();
+    progress.train_seconds = clock.train_spent();
     const double val_cost = validation_cost(run, val_set);
     if (collective) check_ranks_agree(agent.network(), *collective);
     const std::chrono::duration<double> seconds = std::chrono::steady_clock::now() - start;
@@ -181,7 +186,9 @@ void train(Agent& agent, const TrainerOptions& o, Collective* collective) {
                              progress.lr * clock.budget_left(),
                              seconds.count(),
                              steps.seconds_per_step,
-                             progress.cpu_seconds};
+                             progress.cpu_seconds,
+                             agent.device().str(),
+                             progress.train_seconds};
     const auto row = log.add(record);
     progress.lr *= o.lr_decay;
     if (o.paper_lr_rule && verdict.p_value > 0.95) progress.lr *= 0.95;
@@ -205,7 +212,7 @@ void train(Agent& agent, const TrainerOptions& o, Collective* collective) {
       }
     }
     // Validation, saving and the hook left out of the CPU time.
-    clock.pause_until_now(progress.cpu_seconds);
+    clock.pause_until_now(progress.cpu_seconds, progress.train_seconds);
     if (collective) go_on = sum_over_ranks(go_on ? 0.0 : 1.0, collective) == 0;  // rank 0's word
     if (!go_on) break;
   }

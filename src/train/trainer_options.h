@@ -30,6 +30,8 @@ struct TrainerOptions {
   bool paper_lr_rule = false;         // EIE paper: lr x 0.95 when the t-test p-value exceeds 0.95
   double time_budget = 0;             // seconds of wall clock (0: none); see train()
   double cpu_budget = 0;              // seconds of training CPU time, over all resumes (0: none)
+  double run_budget = 0;              // seconds of training wall clock over all resumes (0: none)
+  double stop_after = 0;              // seconds of wall clock per invocation (0: none)
   double max_grad_norm = 1.0;         // gradient-norm clipping
   int64_t val_size = 1000;            // held-out instances for the logged greedy cost
   int64_t baseline_eval_size = 1000;  // held-out instances for the baseline t-test

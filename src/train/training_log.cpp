@@ -1,5 +1,6 @@
 #include "src/train/training_log.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <stdexcept>
@@ -14,7 +15,7 @@ namespace {
 
 constexpr const char* kLogHeader =
     "epoch,mean_train_cost,val_greedy_cost,baseline_replaced,p_value,lr,seconds,seconds_per_step,"
-    "cpu_seconds";
+    "cpu_seconds,device,train_seconds";
 
 }  // namespace
 
@@ -30,17 +31,22 @@ void TrainingLog::resume(int64_t epochs) {
   std::ifstream in(dir_ / "log.csv");
   std::string line;
   std::getline(in, line);  // header
+  const auto fields = [](const std::string& text) {
+    return std::count(text.begin(), text.end(), ',') + 1;
+  };
+  const auto columns = fields(kLogHeader);
   while (static_cast<int64_t>(rows_.size()) < epochs && std::getline(in, line)) {
-    rows_.push_back(line);
+    // Rows of a log from before its last columns existed: those left empty.
+    rows_.push_back(line + std::string(std::max<ptrdiff_t>(0, columns - fields(line)), ','));
   }
 }
 
 const std::string& TrainingLog::add(const EpochRecord& r) {
   char row[256];
-  std::snprintf(row, sizeof row, "%lld,%.5f,%.5f,%d,%.4g,%.6g,%.2f,%.3f,%.1f",
+  std::snprintf(row, sizeof row, "%lld,%.5f,%.5f,%d,%.4g,%.6g,%.2f,%.3f,%.1f,%s,%.1f",
                 static_cast<long long>(r.epoch), r.mean_train_cost, r.val_greedy_cost,
                 r.baseline_replaced ? 1 : 0, r.p_value, r.lr, r.seconds, r.seconds_per_step,
-                r.cpu_seconds);
+                r.cpu_seconds, r.device.c_str(), r.train_seconds);
   return rows_.emplace_back(row);
 }
 

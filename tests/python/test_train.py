@@ -87,6 +87,9 @@ def test_what_the_callback_raises_ends_the_run(tmp_path):
     {"baseline": "multistart", "warmup_epochs": 3},
     {"embed_dim": 10, "heads": 3},
     {"resume": True},
+    {"run_budget": -1},
+    {"stop_after": 0},
+    {"time_budget": 5, "run_budget": 5},
 ])
 def test_bad_settings_are_the_clis_errors(tmp_path, settings):
     run = tmp_path / "run"
