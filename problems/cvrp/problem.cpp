@@ -90,7 +90,7 @@ double CvrpProblem::capacity_for(int64_t n) const {
 Instances CvrpProblem::generate(int64_t count, int64_t n, torch::Generator& generator) const {
   if (n < 1) throw std::invalid_argument("cvrp: n must be at least 1, got " + std::to_string(n));
   const auto capacity = capacity_for(n);
-  auto coords = torch::rand({count, n, 2}, generator);
+  auto coords = generate_points(count, n, generation_.distribution, generator);
   auto demand = torch::rand({count, n}, generator);
   if (generation_.protocol == Protocol::kool) demand = torch::floor(demand * 9) + 1;
   // U(0,1) may draw exactly 0: a customer without demand is not a valid instance.

@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "problems/common/point_distribution.h"
 #include "src/problem/problem.h"
 
 namespace eie::cvrp {
@@ -21,6 +22,7 @@ enum class Protocol { kool, eie };
 struct Generation {
   Protocol protocol = Protocol::kool;  // demand law
   std::string capacity;                // as above
+  PointDistribution distribution = PointDistribution::uniform;  // where customers lie
 };
 
 // Instances: depot [count, 2], coords [count, n, 2] (customers), demand [count, n]

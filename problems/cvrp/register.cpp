@@ -11,15 +11,18 @@ ProblemDescriptor descriptor() {
   ProblemDescriptor d;
   d.name = "cvrp";
   d.counts = "customers (the depot aside)";
-  d.options = {{"protocol", "demands: kool (U{1..9}, default) or eie (U(0,1))",
-                /*recorded=*/true, /*fallback=*/"kool", /*sweep_key=*/"", /*sweep_label=*/"",
-                /*values=*/{"kool", "eie"}},
-               {"capacity", "a number, or kool (20/30/40/50 by n); default 50 (kool), 10 (eie)",
-                /*recorded=*/false, /*fallback=*/"", /*sweep_key=*/"capacities", /*sweep_label=*/"C=",
-                /*values=*/{}}};
+  d.options = {
+      {"protocol", "demands: kool (U{1..9}, default) or eie (U(0,1))",
+       /*recorded=*/true, /*fallback=*/"kool", /*sweep_key=*/"", /*sweep_label=*/"",
+       /*values=*/{"kool", "eie"}},
+      {"capacity", "a number, or kool (20/30/40/50 by n); default 50 (kool), 10 (eie)",
+       /*recorded=*/false, /*fallback=*/"", /*sweep_key=*/"capacities", /*sweep_label=*/"C=",
+       /*values=*/{}},
+      distribution_option()};
   d.make = [](const ProblemOptions& options) {
     return std::make_shared<CvrpProblem>(
-        Generation{parse_protocol(option(options, "protocol")), option(options, "capacity")});
+        Generation{parse_protocol(option(options, "protocol")), option(options, "capacity"),
+                   parse_point_distribution(option(options, "distribution"))});
   };
   // The EIE paper's learning rates: 1e-4, and 5e-5 for its capacities 15 and 20.
   d.default_lr = [](const ProblemOptions& options) {

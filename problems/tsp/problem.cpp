@@ -22,7 +22,7 @@ std::string to_string(Domain domain) { return domain == Domain::unit ? "unit" : 
 
 Instances TspProblem::generate(int64_t count, int64_t n, torch::Generator& generator) const {
   if (n < 3) throw std::invalid_argument("tsp: n must be at least 3, got " + std::to_string(n));
-  auto coords = torch::rand({count, n, 2}, generator);
+  auto coords = generate_points(count, n, distribution_, generator);
   if (domain_ == Domain::symmetric) coords = coords * 2 - 1;
   return Instances({{"coords", coords}});
 }

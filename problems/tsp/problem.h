@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "problems/common/point_distribution.h"
 #include "src/problem/problem.h"
 
 namespace eie::tsp {
@@ -18,7 +19,9 @@ enum class Domain { unit, symmetric };
 // Instances: field "coords" [count, n, 2] float32.
 class TspProblem final : public RoutingProblem {
  public:
-  explicit TspProblem(Domain domain = Domain::unit) : domain_(domain) {}
+  explicit TspProblem(Domain domain = Domain::unit,
+                      PointDistribution distribution = PointDistribution::uniform)
+      : domain_(domain), distribution_(distribution) {}
   // (x, y); context [first city, current city], a placeholder before the first.
   [[nodiscard]] RoutingLayout layout() const override { return {2, false, 2, 0, true}; }
 
@@ -54,7 +57,8 @@ class TspProblem final : public RoutingProblem {
                                              int64_t size) const override;
 
  private:
-  Domain domain_;  // coordinate range of generated and loaded instances
+  Domain domain_;                   // coordinate range of generated and loaded instances
+  PointDistribution distribution_;  // where generated cities lie in it
 };
 
 }  // namespace eie::tsp

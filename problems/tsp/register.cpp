@@ -13,9 +13,11 @@ ProblemDescriptor descriptor() {
   d.counts = "cities";
   d.options = {{"domain", "coordinates: unit ([0,1]^2, default) or symmetric ([-1,1]^2)",
                 /*recorded=*/true, /*fallback=*/"unit", /*sweep_key=*/"", /*sweep_label=*/"",
-                /*values=*/{"unit", "symmetric"}}};
+                /*values=*/{"unit", "symmetric"}},
+               distribution_option()};
   d.make = [](const ProblemOptions& options) {
-    return std::make_shared<TspProblem>(parse_domain(option(options, "domain")));
+    return std::make_shared<TspProblem>(parse_domain(option(options, "domain")),
+                                        parse_point_distribution(option(options, "distribution")));
   };
   d.node_positions = true;
   d.local_search = "oropt";  // 2-opt and Or-opt moves

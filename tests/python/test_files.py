@@ -21,7 +21,7 @@ def test_written_dataset_is_read_back_and_solved_by_the_cli(tmp_path):
     path = tmp_path / "mine.h5"
     eie.write(str(path), "tsp", {"coords": coords})
     data = eie.read(str(path))
-    assert data["problem"] == "tsp" and data["options"] == {"domain": "unit"}
+    assert data["problem"] == "tsp" and data["options"] == {"domain": "unit", "distribution": "uniform"}
     assert torch.equal(data["instances"]["coords"], coords)
     assert cli_json("solve", "--dataset", path)["count"] == 5
 

@@ -1,0 +1,95 @@
+// Generated point layouts: uniform draws what generation drew before the option, every
+// layout stays in the unit square and repeats with its seed, clusters are denser than
+// uniform points, and `varied` mixes layouts across instances.
+#include <gtest/gtest.h>
+
+#include "problems/common/point_distribution.h"
+#include "src/problem/registry.h"
+
+namespace eie {
+namespace {
+
+torch::Tensor points(PointDistribution distribution, int64_t count, int64_t n, uint64_t seed) {
+  auto generator = at::make_generator<at::CPUGeneratorImpl>(seed);
+  return generate_points(count, n, distribution, generator);
+}
+
+// Mean distance from each point to its nearest other point, per instance [count].
+torch::Tensor nearest_distance(const torch::Tensor& p) {
+  const auto d = torch::cdist(p, p) + torch::eye(p.size(1)).unsqueeze(0) * 1e9;
+  return std::get<0>(d.min(2)).mean(1);
+}
+
+constexpr PointDistribution kAll[] = {PointDistribution::uniform, PointDistribution::clustered,
+                                      PointDistribution::mixed, PointDistribution::varied};
+
+TEST(PointDistribution, UniformIsTheDrawOfDatasetsBeforeTheOption) {
+  auto generator = at::make_generator<at::CPUGeneratorImpl>(7);
+  EXPECT_TRUE(torch::equal(points(PointDistribution::uniform, 4, 50, 7),
+                           torch::rand({4, 50, 2}, generator)));
+}
+
+TEST(PointDistribution, EveryLayoutStaysInTheSquareAndRepeatsWithItsSeed) {
+  for (const auto distribution : kAll) {
+    const auto name = to_string(distribution);
+    EXPECT_EQ(parse_point_distribution(name), distribution);
+    const auto p = points(distribution, 16, 100, 3);
+    EXPECT_EQ(p.sizes(), (std::vector<int64_t>{16, 100, 2})) << name;
+    EXPECT_EQ(p.scalar_type(), torch::kFloat) << name;
+    EXPECT_GE(p.min().item<float>(), 0) << name;
+    EXPECT_LE(p.max().item<float>(), 1) << name;
+    EXPECT_TRUE(torch::equal(p, points(distribution, 16, 100, 3))) << name;
+    EXPECT_FALSE(torch::equal(p, points(distribution, 16, 100, 4))) << name;
+  }
+}
+
+TEST(PointDistribution, ClustersAreDenserThanUniformPoints) {
+  const double uniform =
+      nearest_distance(points(PointDistribution::uniform, 8, 200, 1)).mean().item<double>();
+  const double clustered =
+      nearest_distance(points(PointDistribution::clustered, 8, 200, 1)).mean().item<double>();
+  const double mixed =
+      nearest_distance(points(PointDistribution::mixed, 8, 200, 1)).mean().item<double>();
+  EXPECT_LT(clustered, 0.6 * uniform);
+  EXPECT_LT(clustered, mixed);
+  EXPECT_LT(mixed, uniform);
+}
+
+TEST(PointDistribution, VariedMixesLayoutsAcrossInstances) {
+  const auto p = points(PointDistribution::varied, 64, 200, 2);
+  const auto nearest = nearest_distance(p);
+  const auto uniform = nearest_distance(points(PointDistribution::uniform, 64, 200, 2));
+  EXPECT_GT(nearest.std().item<double>(), 3 * uniform.std().item<double>());
+  // Some instance lies in a rectangle much shorter than the square in one direction.
+  const auto extent = std::get<0>((std::get<0>(p.max(1)) - std::get<0>(p.min(1))).min(1));
+  EXPECT_LT(extent.min().item<float>(), 0.6);
+}
+
+TEST(PointDistribution, UnknownNamesAreRefusedNamingTheValues) {
+  try {
+    (void)parse_point_distribution("grid");
+    FAIL() << "no exception";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(),
+                 "distribution: expected uniform, clustered, mixed or varied, got 'grid'");
+  }
+}
+
+// The option reaches the routing problems' generators, and instances of the default
+// are what they were.
+TEST(PointDistribution, RoutingProblemsGenerateWithIt) {
+  for (const auto* problem : {"tsp", "cvrp"}) {
+    auto g1 = at::make_generator<at::CPUGeneratorImpl>(5);
+    auto g2 = at::make_generator<at::CPUGeneratorImpl>(5);
+    const auto plain = make_problem(problem)->generate(8, 100, g1).at("coords");
+    const auto clustered =
+        make_problem(problem, {{"distribution", "clustered"}})->generate(8, 100, g2).at("coords");
+    EXPECT_TRUE(torch::equal(plain, points(PointDistribution::uniform, 8, 100, 5))) << problem;
+    EXPECT_LT(nearest_distance(clustered).mean().item<double>(),
+              0.6 * nearest_distance(plain).mean().item<double>())
+        << problem;
+  }
+}
+
+}  // namespace
+}  // namespace eie
