@@ -29,11 +29,14 @@ void parallel_over(int64_t count, const Body& body) {
   }
 }
 
-// The waves in which parallel_over runs `count` bodies of equal length, one per thread
-// at a time: what a time budget for all of them is divided by.
-[[nodiscard]] inline int64_t waves(int64_t count) {
+// search(i, seconds_i, seed + i) for every instance in parallel, all of them within
+// `seconds`: the instances run in waves of one per thread, each its wave's share.
+template <class Search>
+void search_each(int64_t count, double seconds, uint64_t seed, const Search& search) {
+  if (count == 0) return;
   const int64_t threads = std::max(1, omp_get_max_threads());
-  return (count + threads - 1) / threads;
+  const double each = seconds / static_cast<double>((count + threads - 1) / threads);
+  parallel_over(count, [&](int64_t i) { search(i, each, seed + static_cast<uint64_t>(i)); });
 }
 
 }  // namespace eie

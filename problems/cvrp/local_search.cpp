@@ -252,25 +252,30 @@ class LocalSearch {
 // it repairs a few routes (ruin and recreate as in Schrimpf et al. 2000).
 constexpr int kMostRuined = 15;
 
-}  // namespace
-
-Routes local_search(const CvrpData& data, Routes routes, int64_t neighbours) {
+// The local search on `routes`, run to a local optimum, after checking them.
+LocalSearch descended(const CvrpData& data, const Routes& routes, int64_t neighbours) {
   if (neighbours < 1) {
     throw std::invalid_argument("neighbours must be at least 1, got " + std::to_string(neighbours));
   }
   check_routes(data, routes);
   LocalSearch search(data, routes, neighbours);
   search.run();
-  return search.routes();
+  return search;
+}
+
+}  // namespace
+
+Routes local_search(const CvrpData& data, Routes routes, int64_t neighbours) {
+  return descended(data, routes, neighbours).routes();
 }
 
 Routes iterated_search(const CvrpData& data, const Routes& routes, double seconds, uint64_t seed,
                        int64_t neighbours) {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
-  auto kept = local_search(data, routes, neighbours);
+  auto search = descended(data, routes, neighbours);
+  auto kept = search.routes();
   const auto n = static_cast<int>(data.customers.size());
   if (n < 2) return kept;
-  LocalSearch search(data, kept, neighbours);
   double kept_length = search.length();
   std::mt19937_64 random(seed);
   std::uniform_int_distribution<int> customer(1, n);
@@ -305,12 +310,10 @@ void improve_all(const std::string& method, const std::vector<CvrpData>& instanc
 
 void iterated_search_all(const std::vector<CvrpData>& instances, std::vector<Routes>& routes,
                          double seconds, uint64_t seed) {
-  const auto count = static_cast<int64_t>(instances.size());
-  if (count == 0) return;
-  const double each = seconds / static_cast<double>(waves(count));
-  parallel_over(count, [&](int64_t i) {
-    routes[i] = iterated_search(instances[i], routes[i], each, seed + static_cast<uint64_t>(i));
-  });
+  search_each(static_cast<int64_t>(instances.size()), seconds, seed,
+              [&](int64_t i, double each, uint64_t draws) {
+                routes[i] = iterated_search(instances[i], routes[i], each, draws);
+              });
 }
 
 }  // namespace eie::cvrp

@@ -289,12 +289,10 @@ void local_search_all(const std::vector<std::vector<Point>>& cities, std::vector
 
 void iterated_search_all(const std::vector<std::vector<Point>>& cities, std::vector<Tour>& tours,
                          double seconds, uint64_t seed) {
-  const auto count = static_cast<int64_t>(cities.size());
-  if (count == 0) return;
-  const double each = seconds / static_cast<double>(waves(count));
-  parallel_over(count, [&](int64_t i) {
-    tours[i] = iterated_search(cities[i], tours[i], each, seed + static_cast<uint64_t>(i));
-  });
+  search_each(static_cast<int64_t>(cities.size()), seconds, seed,
+              [&](int64_t i, double each, uint64_t draws) {
+                tours[i] = iterated_search(cities[i], tours[i], each, draws);
+              });
 }
 
 }  // namespace eie::tsp
