@@ -15,6 +15,7 @@
 #include "src/problem/registry.h"
 #include "src/train/t_test.h"
 #include "src/train/trainer.h"
+#include "src/train/training_curve.h"
 #include "tests/test_support.h"
 
 namespace eie {
@@ -195,6 +196,16 @@ TEST(Training, ARunTrainsInBurstsOnOneScheduleOverThem) {
   EXPECT_LT(trained, 5);
   train(*agent, run);  // the budget is spent: no epoch more
   EXPECT_EQ(last_log_row(dir).second, rows);
+}
+
+// A run that trained on a GPU is drawn against its minutes of training wall clock
+// (GPU-minutes, column 11), one on the CPU against hours of CPU time (column 9).
+TEST(Training, TheCurvesTimeAxisFollowsTheDevice) {
+  const std::vector<std::string> cpu{"0,9.1,8.9,0,nan,0.0001,10.0,0.5,20.0,cpu,5.0"};
+  const std::vector<std::string> gpu{"0,9.1,8.9,0,nan,0.0001,10.0,0.5,20.0,cpu,5.0",
+                                     "1,9.0,8.8,0,nan,0.0001,10.0,0.5,21.0,cuda:0,6.0"};
+  EXPECT_NE(training_curve(cpu, "t").script.find("using ($9 / 3600):3"), std::string::npos);
+  EXPECT_NE(training_curve(gpu, "t").script.find("using ($11 / 60):3"), std::string::npos);
 }
 
 TEST(TTest, StudentCdfMatchesTables) {
