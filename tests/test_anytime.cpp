@@ -132,12 +132,14 @@ TEST(Anytime, TheSearchIsTheLastRoundWithinTheLimit) {
     EXPECT_TRUE(
         torch::allclose(problem->check(instances, searched.best.actions), searched.best.cost))
         << name;
-    // The rounds before the search, alone: the search kept or bettered each instance's best.
+    // The rounds before the search, alone: the search kept or bettered each instance's
+    // best (how much it gains in its time: the heuristics' own tests).
     auto g2 = gen.clone();
     const auto before = solve_within(*agent, instances, 0, rounds_only, 3, g2);
     EXPECT_TRUE((searched.best.cost <= before.best.cost + 1e-9).all().item<bool>()) << name;
-    EXPECT_LT(searched.best.cost.sum().item<double>(), before.best.cost.sum().item<double>())
-        << name;
+    // With no time at all it still runs, a descent alone.
+    auto g3 = gen.clone();
+    EXPECT_EQ(solve_within(*agent, instances, 0, plan, 3, g3).round_names.back(), "search") << name;
   }
 }
 

@@ -504,7 +504,7 @@ TEST(CvrpHeuristics, IteratedSearchIsNoWorseThanItsDescentAndBetterGivenTime) {
     const auto at_once = iterated_search(data, start, 0, 2);
     EXPECT_NO_THROW(check_routes(data, at_once));
     EXPECT_NEAR(routes_length(data, at_once), descent, 1e-9) << n;  // no time: the descent
-    const auto searched = iterated_search(data, start, 0.3, 2);
+    const auto searched = iterated_search(data, start, 0.5, 2);
     EXPECT_NO_THROW(check_routes(data, searched));
     for (const auto& route : searched) EXPECT_FALSE(route.empty());
     EXPECT_LE(routes_length(data, searched), descent + 1e-9) << n;

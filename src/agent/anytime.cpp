@@ -137,9 +137,9 @@ AnytimeResult solve_within(Agent& agent, const Instances& instances, double seco
                        rounds_seconds - elapsed() - improving);
     if (name.empty()) break;
   }
-  if (plan.search && seconds > elapsed()) {
+  if (plan.search) {  // always, as the probe: with no time left, one descent
     const auto searched = problem.search(instances, result.best.actions.to(torch::kCPU),
-                                         seconds - elapsed(), plan.seed);
+                                         std::max(0.0, seconds - elapsed()), plan.seed);
     (void)keep(searched, "search", 0, true);
   }
   return result;

@@ -33,7 +33,8 @@ struct AnytimeResult {
 // round is sized to what the rounds before it say fits in the time left (fewer starts or
 // samples, then no symmetries), and none starts when not even one more solution per
 // instance would fit. With `plan.search` the rounds take the first half of the time
-// and the problem's search() the rest, from each instance's best, as a last round.
+// and the problem's search() the rest, from each instance's best, as a last round that
+// always runs (a descent alone when no time is left).
 // `on_round` is told the mean best cost after each round.
 [[nodiscard]] AnytimeResult solve_within(Agent& agent, const Instances& instances, double seconds,
                                          const AnytimePlan& plan, int64_t chunk,
