@@ -176,11 +176,11 @@ TEST(Training, ARunTrainsInBurstsOnOneScheduleOverThem) {
   auto [row, rows] = last_log_row(dir);
   ASSERT_EQ(row.size(), 11u);
   EXPECT_EQ(row[9], "cpu");
-  double trained = std::stod(row[10]);
-  EXPECT_GT(trained, 0.5);
+  double trained = std::stod(row[10]);  // the steps' time alone (not validation, saving)
+  EXPECT_GT(trained, 0);
   EXPECT_LT(trained, 3);
-  EXPECT_GT(last_logged_lr(dir), 0);
-  EXPECT_LT(last_logged_lr(dir), run.lr * (1 - 0.5 / 3));
+  // The rate as far down its line as the budget is spent (logged after validation).
+  EXPECT_NEAR(last_logged_lr(dir) / run.lr, 1 - trained / 3, 0.1);
   run.resume = true;
   int bursts = 1;
   for (; last_logged_lr(dir) > 0 && bursts < 12; ++bursts) {
