@@ -84,15 +84,6 @@ class LocalSearch {
     for (const auto& route : routes_) out.emplace_back(route.begin(), route.end());
     return out;
   }
-  [[nodiscard]] double length() const {
-    double total = 0;
-    for (const auto& route : routes_) {
-      total += d(0, route.front()) + d(route.back(), 0);
-      for (size_t i = 0; i + 1 < route.size(); ++i) total += d(route[i], route[i + 1]);
-    }
-    return total;
-  }
-
   // A kick: customer u and up to count - 1 of its nearest customers leave their routes
   // (ruin), then each goes back, in random order, where it adds the least length among
   // the positions its demand fits, or onto a route of its own (recreate).
@@ -134,7 +125,6 @@ class LocalSearch {
       refresh(best_route);
     }
   }
-  [[nodiscard]] int nearest_count(int u) const { return static_cast<int>(near_[u].size()); }
 
  private:
   [[nodiscard]] double d(int a, int b) const {
@@ -276,17 +266,20 @@ Routes iterated_search(const CvrpData& data, const Routes& routes, double second
   auto kept = search.routes();
   const auto n = static_cast<int>(data.customers.size());
   if (n < 2) return kept;
-  double kept_length = search.length();
+  double kept_length = routes_length(data, kept);
   std::mt19937_64 random(seed);
   std::uniform_int_distribution<int> customer(1, n);
-  const int most = std::min(kMostRuined, 1 + search.nearest_count(1));
+  // A customer and its nearest: at most its candidate list (neighbours, or every other).
+  const auto most =
+      static_cast<int>(std::min<int64_t>(kMostRuined, 1 + std::min<int64_t>(neighbours, n - 1)));
   std::uniform_int_distribution<int> ruined(std::min(2, most), most);
   while (std::chrono::steady_clock::now() < deadline) {
     search.ruin_and_recreate(customer(random), ruined(random), random);
     search.run();
-    const double length = search.length();
+    auto trial = search.routes();
+    const double length = routes_length(data, trial);
     if (length <= kept_length) {
-      kept = search.routes(), kept_length = length;
+      kept = std::move(trial), kept_length = length;
     } else {
       search.load(kept);
     }

@@ -189,7 +189,7 @@ double improve_or_opt(ArrayTour& t, int64_t a, const std::vector<std::vector<int
 }
 
 // A tour under local search: its cities' candidate lists and the queue of cities whose
-// moves are still to be tried (don't-look bits, inverted).
+// moves are still to be tried (don't-look bits, inverted), at first every city.
 class Descent {
  public:
   Descent(const std::vector<Point>& cities, Tour tour, bool or_opt, int64_t neighbours)
@@ -197,7 +197,10 @@ class Descent {
         d_{cities},
         or_opt_(or_opt),
         tour_(std::move(tour)),
-        queued_(cities.size(), false) {}
+        queue_(cities.size()),
+        queued_(cities.size(), true) {
+    std::iota(queue_.begin(), queue_.end(), 0);
+  }
 
   void queue(int64_t city) {
     if (!queued_[city]) queued_[city] = true, queue_.push_back(city);
@@ -242,7 +245,6 @@ Tour local_search(const std::vector<Point>& cities, Tour tour, bool or_opt, int6
   const auto n = static_cast<int64_t>(cities.size());
   if (n < 5) return tour;
   Descent descent(cities, std::move(tour), or_opt, neighbours);
-  for (int64_t city = 0; city < n; ++city) descent.queue(city);
   (void)descent.run();
   return descent.tour().tour();
 }
@@ -253,7 +255,6 @@ Tour iterated_search(const std::vector<Point>& cities, Tour tour, double seconds
   if (n < 8) return local_search(cities, std::move(tour), true, neighbours);
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
   Descent descent(cities, std::move(tour), true, neighbours);
-  for (int64_t city = 0; city < n; ++city) descent.queue(city);
   (void)descent.run();
   auto& t = descent.tour();
   const auto& d = descent.d();
