@@ -21,10 +21,16 @@ void RunClock::start(double cpu_seconds, double train_seconds) {
   start_ = invocation_start_ = steps_start_ = std::chrono::steady_clock::now();
 }
 
+void RunClock::stop_steps() {
+  train_offset_ = train_spent();
+  steps_running_ = false;
+}
+
 void RunClock::pause_until_now(double cpu_seconds, double train_seconds) {
   cpu_offset_ = (rank_zero_ ? cpu_seconds : 0) - process_cpu_seconds();
   train_offset_ = train_seconds;
   steps_start_ = std::chrono::steady_clock::now();
+  steps_running_ = true;
 }
 
 double RunClock::cpu_spent() const {
@@ -33,7 +39,7 @@ double RunClock::cpu_spent() const {
 
 double RunClock::train_spent() const {
   const std::chrono::duration<double> since = std::chrono::steady_clock::now() - steps_start_;
-  return from_rank_zero(train_offset_ + since.count(), collective_);
+  return from_rank_zero(train_offset_ + (steps_running_ ? since.count() : 0), collective_);
 }
 
 bool RunClock::cpu_left() const { return cpu_budget_ <= 0 || cpu_spent() < cpu_budget_; }

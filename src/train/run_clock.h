@@ -20,8 +20,12 @@ class RunClock {
   // time and `train_seconds` of training wall clock when this process started (a resumed
   // run's; 0 for a fresh one).
   void start(double cpu_seconds, double train_seconds);
+  // The training wall clock stops (the epoch's steps are done): train_spent() and the run
+  // budget stay where they are through validation and saving, so that the rate logged
+  // and the time checkpointed agree on whether the budget is spent.
+  void stop_steps();
   // The run has spent `cpu_seconds` and `train_seconds` now: what this process spent
-  // since is not counted (validation and saving).
+  // since is not counted (validation and saving); the training wall clock runs again.
   void pause_until_now(double cpu_seconds, double train_seconds);
   // Leaves `elapsed` out of the time budget (drawing pictures).
   void exclude(std::chrono::steady_clock::duration elapsed) { start_ += elapsed; }
@@ -47,6 +51,7 @@ class RunClock {
   double cpu_at_start_;                          // this process's CPU time at construction
   double cpu_offset_ = 0;                        // added to this process's CPU time
   double train_offset_ = 0;                      // training wall clock before steps_start_
+  bool steps_running_ = true;                    // the training wall clock runs
   std::chrono::steady_clock::time_point start_;  // of the time budget (see start())
   std::chrono::steady_clock::time_point invocation_start_;  // start()
   std::chrono::steady_clock::time_point steps_start_;       // counted from here on

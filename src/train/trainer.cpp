@@ -173,6 +173,7 @@ void train(Agent& agent, const TrainerOptions& o, Collective* collective) {
     const auto steps = train_steps(run, progress, epoch, bar);
     const auto verdict = baseline ? baseline->update(agent)  // the recipe's cost: counted
                                   : RolloutBaseline::Verdict{std::nan(""), false};
+    clock.stop_steps();
     progress.cpu_seconds = clock.cpu_spent();
     progress.train_seconds = clock.train_spent();
     const double val_cost = validation_cost(run, val_set);
