@@ -1,6 +1,7 @@
 // Generated point layouts: uniform draws what generation drew before the option, every
 // layout stays in the unit square and repeats with its seed, clusters are denser than
-// uniform points, and `varied` mixes layouts across instances.
+// uniform points, elongated ones lie in centred rectangles, and `varied` mixes layouts
+// across instances.
 #include <gtest/gtest.h>
 
 #include "problems/common/point_distribution.h"
@@ -21,7 +22,8 @@ torch::Tensor nearest_distance(const torch::Tensor& p) {
 }
 
 constexpr PointDistribution kAll[] = {PointDistribution::uniform, PointDistribution::clustered,
-                                      PointDistribution::mixed, PointDistribution::varied};
+                                      PointDistribution::mixed, PointDistribution::elongated,
+                                      PointDistribution::varied};
 
 TEST(PointDistribution, UniformIsTheDrawOfDatasetsBeforeTheOption) {
   auto generator = at::make_generator<at::CPUGeneratorImpl>(7);
@@ -65,13 +67,33 @@ TEST(PointDistribution, VariedMixesLayoutsAcrossInstances) {
   EXPECT_LT(extent.min().item<float>(), 0.6);
 }
 
+// Each instance spans the square one way and a centred band of a quarter to all of it the
+// other way; both ways round occur.
+TEST(PointDistribution, ElongatedInstancesLieInCentredRectanglesEitherWayRound) {
+  const auto p = points(PointDistribution::elongated, 64, 400, 6);
+  const auto low = std::get<0>(p.min(1)), high = std::get<0>(p.max(1));  // [64, 2]
+  const auto extent = high - low;
+  const auto long_axis = extent.argmax(1);
+  const auto short_extent = std::get<0>(extent.min(1));
+  EXPECT_GT(std::get<0>(extent.max(1)).min().item<float>(), 0.97);
+  EXPECT_GT(short_extent.min().item<float>(), 0.2);
+  EXPECT_LT(short_extent.max().item<float>(), 1.0);
+  EXPECT_GT(short_extent.std().item<float>(), 0.1);  // aspects spread over 1:1 to 4:1
+  const auto short_centre = ((low + high) / 2).gather(1, (1 - long_axis).unsqueeze(1));
+  EXPECT_LT((short_centre - 0.5).abs().max().item<float>(), 0.05);
+  const int64_t wide = long_axis.eq(0).sum().item<int64_t>();
+  EXPECT_GT(wide, 16);
+  EXPECT_LT(wide, 48);
+}
+
 TEST(PointDistribution, UnknownNamesAreRefusedNamingTheValues) {
   try {
     (void)parse_point_distribution("grid");
     FAIL() << "no exception";
   } catch (const std::invalid_argument& e) {
-    EXPECT_STREQ(e.what(),
-                 "distribution: expected uniform, clustered, mixed or varied, got 'grid'");
+    EXPECT_STREQ(
+        e.what(),
+        "distribution: expected uniform, clustered, mixed, elongated or varied, got 'grid'");
   }
 }
 

@@ -41,9 +41,10 @@ PointDistribution parse_point_distribution(const std::string& text) {
   if (text == "uniform") return PointDistribution::uniform;
   if (text == "clustered") return PointDistribution::clustered;
   if (text == "mixed") return PointDistribution::mixed;
+  if (text == "elongated") return PointDistribution::elongated;
   if (text == "varied") return PointDistribution::varied;
-  throw std::invalid_argument("distribution: expected uniform, clustered, mixed or varied, got '" +
-                              text + "'");
+  throw std::invalid_argument(
+      "distribution: expected uniform, clustered, mixed, elongated or varied, got '" + text + "'");
 }
 
 std::string to_string(PointDistribution distribution) {
@@ -54,6 +55,8 @@ std::string to_string(PointDistribution distribution) {
       return "clustered";
     case PointDistribution::mixed:
       return "mixed";
+    case PointDistribution::elongated:
+      return "elongated";
     case PointDistribution::varied:
       return "varied";
   }
@@ -63,13 +66,13 @@ std::string to_string(PointDistribution distribution) {
 ProblemOption distribution_option() {
   return {"distribution",
           "where nodes lie: uniform (default), clustered (3-8 Gaussian clusters), mixed (half "
-          "uniform, half clustered) or varied (each instance one of those, or uniform in a "
-          "rectangle of aspect up to 4:1)",
+          "uniform, half clustered), elongated (uniform in a centred rectangle of aspect 1:1 to "
+          "4:1) or varied (each instance one of those four)",
           /*recorded=*/true,
           /*fallback=*/"uniform",
           /*sweep_key=*/"",
           /*sweep_label=*/"",
-          /*values=*/{"uniform", "clustered", "mixed", "varied"}};
+          /*values=*/{"uniform", "clustered", "mixed", "elongated", "varied"}};
 }
 
 torch::Tensor generate_points(int64_t count, int64_t n, PointDistribution distribution,
@@ -81,6 +84,8 @@ torch::Tensor generate_points(int64_t count, int64_t n, PointDistribution distri
       return clustered(count, n, generator);
     case PointDistribution::mixed:
       return mixed(count, n, generator);
+    case PointDistribution::elongated:
+      return elongated(count, n, generator);
     case PointDistribution::varied:
       break;
   }

@@ -12,9 +12,10 @@
 
 namespace eie {
 
-enum class PointDistribution { uniform, clustered, mixed, varied };
+enum class PointDistribution { uniform, clustered, mixed, elongated, varied };
 
-// uniform, clustered, mixed or varied; std::invalid_argument naming the values otherwise.
+// uniform, clustered, mixed, elongated or varied; std::invalid_argument naming the values
+// otherwise.
 [[nodiscard]] PointDistribution parse_point_distribution(const std::string& text);
 [[nodiscard]] std::string to_string(PointDistribution distribution);
 
@@ -23,8 +24,9 @@ enum class PointDistribution { uniform, clustered, mixed, varied };
 // - clustered: per instance 3 to 8 centres uniform in [0.1,0.9]^2, each point around one
 //   of them, chosen uniformly, with Gaussian offsets of sigma 0.06, clipped to the square;
 // - mixed: each point uniform or clustered, with probability 1/2 (mixed densities);
-// - varied: each instance uniform, clustered, mixed or uniform in a centred rectangle of
-//   aspect 1:1 to 4:1 (either orientation), a quarter each.
+// - elongated: uniform in a centred rectangle of aspect 1:1 to 4:1 (uniform aspect, either
+//   orientation), its long side the square's (a file such as kroA100, 2:1, is read so);
+// - varied: each instance uniform, clustered, mixed or elongated, a quarter each.
 // The `distribution` option of the problems that generate points with it (recorded by
 // eie gen; uniform by default).
 [[nodiscard]] ProblemOption distribution_option();
