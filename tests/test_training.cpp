@@ -143,6 +143,14 @@ TEST(Training, ResumeTakesANewLearningRateOnlyWhenAsked) {
   EXPECT_EQ(lr_logged(), 0.5);
 }
 
+// Trains `agent` as `run` says; the wall-clock seconds it took.
+double seconds_to_train(Agent& agent, const TrainerOptions& run) {
+  const auto start = std::chrono::steady_clock::now();
+  train(agent, run);
+  const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+  return took.count();
+}
+
 TEST(Training, ATimeBudgetEndsTheRunWithTheRateAtZero) {
   const auto problem = make_problem("tsp");
   const auto dir = test::scratch_dir("train-budget");
@@ -152,10 +160,7 @@ TEST(Training, ATimeBudgetEndsTheRunWithTheRateAtZero) {
   auto run = short_run(dir, 2);
   run.steps = 1000000;
   run.time_budget = 2;
-  const auto start = std::chrono::steady_clock::now();
-  train(*agent, run);
-  const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
-  EXPECT_LT(took.count(), 30);
+  EXPECT_LT(seconds_to_train(*agent, run), 30);
   EXPECT_TRUE(std::filesystem::exists(dir / "model.h5"));
   EXPECT_EQ(last_logged_lr(dir), 0.0);
 }
@@ -169,10 +174,7 @@ TEST(Training, ARunTrainsInBurstsOnOneScheduleOverThem) {
   auto run = short_run(dir, 1000000);
   run.run_budget = 3;
   run.stop_after = 1;
-  const auto start = std::chrono::steady_clock::now();
-  train(*agent, run);
-  const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
-  EXPECT_LT(took.count(), 20);
+  EXPECT_LT(seconds_to_train(*agent, run), 20);
   auto [row, rows] = last_log_row(dir);
   ASSERT_EQ(row.size(), 11u);
   EXPECT_EQ(row[9], "cpu");
