@@ -12,8 +12,9 @@ distributions=${3:-uniform clustered mixed elongated varied}
 model=${MODEL:-results/models/tsp100.h5}
 kool=${KOOL:-../shared/reference/kool-am/tsp100.h5}
 "$eie" import --from "$kool" --out "$work/kool.h5" >/dev/null
-mean() { "$eie" solve --dataset "$1" --model "$2" --threads "$threads" --json |
-  sed -E 's/.*"mean_cost":([0-9.eE+-]+).*/\1/'; }
+mean() {
+  "$eie" solve --dataset "$1" --model "$2" --threads "$threads" --json | json_field mean_cost
+}
 echo "| n | distribution | instances | $model | Kool et al. | ratio |"
 echo "|---|---|---|---|---|---|"
 for n in $sizes; do
@@ -27,8 +28,10 @@ for n in $sizes; do
       "$theirs" "$(echo "$ours / $theirs" | bc -l)"
   done
 done
-gap() { "$eie" solve "$1" --optimum "$2" --decode greedy --model "$3" --threads "$threads" |
-  sed -E 's/.*gap ([0-9.-]+%).*/\1/'; }
+gap() {
+  printf '%.2f%%' "$("$eie" solve "$1" --optimum "$2" --decode greedy --model "$3" \
+    --threads "$threads" --json | json_field gap)"
+}
 echo
 echo "| instance | $model | Kool et al. |"
 echo "|---|---|---|"

@@ -12,13 +12,12 @@ model=${MODEL:-results/models/$problem'100.h5'}
 count=${2:-1000}
 shared=${SHARED:-../shared}
 "$eie" gen --problem "$problem" --n 100 --count "$count" --seed 4242 --out "$work/d.h5" >/dev/null
-field() { sed -E "s/.*\"$1\":([0-9.eE+-]+).*/\1/"; }
 on_dataset() {  # decoding
   local json
   json=$("$eie" solve --dataset "$work/d.h5" --model "$model" --threads "$threads" --json \
     --decode "$1")
-  printf '| %s, %s instances | %.4f | %.3f |\n' "$1" "$count" "$(field mean_cost <<<"$json")" \
-    "$(field seconds_per_instance <<<"$json")"
+  printf '| %s, %s instances | %.4f | %.3f |\n' "$1" "$count" \
+    "$(json_field mean_cost <<<"$json")" "$(json_field seconds_per_instance <<<"$json")"
 }
 on_file() {  # file optimum decoding
   [ -f "$1" ] || return 0
@@ -26,7 +25,7 @@ on_file() {  # file optimum decoding
   json=$("$eie" solve "$1" --optimum "$2" --model "$model" --threads "$threads" --json \
     --decode "$3")
   printf '| %s, %s, gap to the optimum | %.2f%% | %.3f |\n' "$(basename "$1")" "$3" \
-    "$(field gap <<<"$json")" "$(field seconds <<<"$json")"
+    "$(json_field gap <<<"$json")" "$(json_field seconds <<<"$json")"
 }
 echo "| $model | value | seconds per instance |"
 echo "|---|---|---|"

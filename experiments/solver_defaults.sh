@@ -10,7 +10,6 @@ source "$(dirname "$0")/preamble.sh"
 sizes=${2:-200 500 1000 2000}
 shared=${SHARED:-../shared/instances}
 
-json_field() { sed -E "s/.*\"$1\":([0-9.eE+-]+).*/\1/"; }
 # cost and wall seconds of one command
 measure() {
   local start end out

@@ -14,8 +14,6 @@ source "$(dirname "$0")/preamble.sh"
 "$eie" gen --n 100 --count 1024 --seed 1 --out "$work/n100.h5" >/dev/null
 "$eie" gen --n 1600 --count 16 --seed 2 --out "$work/n1600.h5" >/dev/null
 
-json_field() { sed -E "s/.*\"$1\":([0-9.eE+-]+).*/\1/"; }
-
 row() {  # label, then environment assignments
   local label=$1; shift
   # Training: epoch 0 warms the allocator up (exponential baseline), epoch 1 is

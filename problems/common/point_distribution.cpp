@@ -28,10 +28,8 @@ torch::Tensor mixed(int64_t count, int64_t n, torch::Generator& generator) {
 // Uniform in a rectangle of the square, its long side the square's, centred.
 torch::Tensor elongated(int64_t count, int64_t n, torch::Generator& generator) {
   const auto aspect = 1 + torch::rand({count, 1, 1}, generator) * (kLongestAspect - 1);
-  auto points = torch::rand({count, n, 2}, generator);
-  const auto short_side = 1 / aspect;
-  auto y = points.select(2, 1) * short_side.squeeze(2) + (1 - short_side.squeeze(2)) / 2;
-  points = torch::stack({points.select(2, 0), y}, 2);
+  const auto sides = torch::cat({torch::ones_like(aspect), 1 / aspect}, 2);  // [count, 1, 2]
+  const auto points = torch::rand({count, n, 2}, generator) * sides + (1 - sides) / 2;
   const auto turned = torch::rand({count, 1, 1}, generator) < 0.5;
   return torch::where(turned, points.flip(2), points);
 }

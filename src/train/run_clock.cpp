@@ -26,9 +26,8 @@ void RunClock::stop_steps() {
   steps_running_ = false;
 }
 
-void RunClock::pause_until_now(double cpu_seconds, double train_seconds) {
+void RunClock::pause_until_now(double cpu_seconds) {
   cpu_offset_ = (rank_zero_ ? cpu_seconds : 0) - process_cpu_seconds();
-  train_offset_ = train_seconds;
   steps_start_ = std::chrono::steady_clock::now();
   steps_running_ = true;
 }

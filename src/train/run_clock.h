@@ -24,9 +24,10 @@ class RunClock {
   // budget stay where they are through validation and saving, so that the rate logged
   // and the time checkpointed agree on whether the budget is spent.
   void stop_steps();
-  // The run has spent `cpu_seconds` and `train_seconds` now: what this process spent
-  // since is not counted (validation and saving); the training wall clock runs again.
-  void pause_until_now(double cpu_seconds, double train_seconds);
+  // The run has spent `cpu_seconds` now: what this process spent since is not counted
+  // (validation and saving); the training wall clock runs again from where stop_steps()
+  // left it.
+  void pause_until_now(double cpu_seconds);
   // Leaves `elapsed` out of the time budget (drawing pictures).
   void exclude(std::chrono::steady_clock::duration elapsed) { start_ += elapsed; }
 

@@ -213,7 +213,7 @@ void train(Agent& agent, const TrainerOptions& o, Collective* collective) {
       }
     }
     // Validation, saving and the hook left out of the CPU time.
-    clock.pause_until_now(progress.cpu_seconds, progress.train_seconds);
+    clock.pause_until_now(progress.cpu_seconds);
     if (collective) go_on = sum_over_ranks(go_on ? 0.0 : 1.0, collective) == 0;  // rank 0's word
     if (!go_on) break;
   }
