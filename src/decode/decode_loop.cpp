@@ -54,11 +54,15 @@ torch::Tensor sample_rows_by_tensor_ops(const torch::Tensor& probs, const torch:
 torch::Tensor sample_rows(const torch::Tensor& probs, const c10::optional<torch::Generator>& gen) {
   TORCH_CHECK(probs.dim() == 2 && probs.size(1) > 0, "sample_rows: probabilities [B, A], A > 0");
   // The generators are the CPU's: the uniforms are drawn there on every device.
-  const auto uniforms = torch::rand({probs.size(0)}, gen, probs.options().device(torch::kCPU));
+  const auto on_host = probs.options().device(torch::kCPU);
   if (!probs.is_cpu()) {
-    // A small copy that does not wait for the device's queue.
+    // Drawn into pinned memory: a copy from pageable memory may wait for the device's
+    // queue, a pinned one does not (torch::rand's values: uniform_ on [0, 1)).
+    const auto uniforms =
+        torch::empty({probs.size(0)}, on_host.pinned_memory(true)).uniform_(0, 1, gen);
     return sample_rows_by_tensor_ops(probs, uniforms.to(probs.device(), /*non_blocking=*/true));
   }
+  const auto uniforms = torch::rand({probs.size(0)}, gen, on_host);
   const auto p = probs.contiguous();
   auto drawn = torch::empty({p.size(0)}, torch::kLong);
   AT_DISPATCH_FLOATING_TYPES(p.scalar_type(), "sample rows", [&] {
