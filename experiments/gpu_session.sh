@@ -1,21 +1,32 @@
 #!/usr/bin/env bash
 # Everything one short visit to a GPU machine checks, in one call, each step's log and a
 # summary (exit status and seconds per step) kept in $OUT (default build-cuda/session):
-# the CUDA build (scripts/setup-cuda.sh), the `cuda` tests, the fast suite against the
-# CUDA LibTorch, then experiments/gpu_speed.sh's SECTIONS (default "greedy train"), and
-# with BURST="RUN SECONDS" one training burst of results/models/gpu/RUN on the same build
-# (experiments/gpu_train.sh; its files in $OUT/RUN). A step that fails does not stop the next.
+# the CUDA build (scripts/setup-cuda.sh), the `cuda` tests, experiments/gpu_speed.sh's
+# SECTIONS (default "greedy train"), with BURST="RUN SECONDS" one training burst of
+# results/models/gpu/RUN on the same build (experiments/gpu_train.sh; its files in
+# $OUT/RUN), the fast suite against the CUDA LibTorch, and where a training step's time
+# goes (experiments/rollout_step_profile, rollout and multi-start). A step that fails does
+# not stop the next. The call has SESSION_SECONDS (default 560) in all: each step runs for
+# at most what is left, a step with nothing left is skipped, and the burst trains for at
+# most what is left less BURST_MARGIN seconds (default 90: start, last step, validation,
+# saving), so that a call cut at its limit still brings back a saved checkpoint.
 # usage: experiments/gpu_session.sh REF_AM_PY [DEBS_DIR]   (from the repository root)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 reference=${1:?usage: experiments/gpu_session.sh REF_AM_PY [DEBS_DIR]}
 out=${OUT:-build-cuda/session}
+ends=$(($(date +%s) + ${SESSION_SECONDS:-560}))
 mkdir -p "$out"
+left() { echo $((ends - $(date +%s))); }
 step() {  # name, command...
   local name=$1 start status
   shift
+  if [ "$(left)" -lt 15 ]; then
+    echo "$name: skipped, the session's time is spent" | tee -a "$out/summary.txt"
+    return
+  fi
   start=$(date +%s)
-  "$@" >"$out/$name.log" 2>&1
+  timeout -k 5 "$(left)" "$@" >"$out/$name.log" 2>&1
   status=$?
   echo "$name: exit $status in $(($(date +%s) - start)) s" | tee -a "$out/summary.txt"
 }
@@ -28,10 +39,18 @@ if grep -q "FAILED: .*graphed_rollouts" "$out/build.log"; then
   step build_without_graphs cmake --build build-cuda -- -j"$(nproc)" -k 0
 fi
 step cuda_tests build-cuda/tests/eie_tests_cuda
-step fast_tests ctest --test-dir build-cuda -L fast -j "$(nproc)" --timeout 300
 SECTIONS=${SECTIONS:-greedy train} step speed experiments/gpu_speed.sh "$reference"
 if [ -n "${BURST:-}" ]; then
   read -r burst_run burst_seconds <<<"$BURST"
-  export OUT=$out
-  step burst experiments/gpu_train.sh "$burst_run" "$burst_seconds" ${2:+"$2"}
+  seconds=$(($(left) - ${BURST_MARGIN:-90}))
+  [ "$seconds" -gt "$burst_seconds" ] && seconds=$burst_seconds
+  if [ "$seconds" -ge 60 ]; then
+    OUT=$out step burst experiments/gpu_train.sh "$burst_run" "$seconds" ${2:+"$2"}
+  else
+    echo "burst: skipped, $seconds s left for it" | tee -a "$out/summary.txt"
+  fi
 fi
+step fast_tests ctest --test-dir build-cuda -L fast -j "$(nproc)" --timeout 300
+profile=build-cuda/experiments/rollout_step_profile
+step profile_rollout "$profile" 2 1024 "$(nproc)" 0 ops bias cuda
+step profile_multistart "$profile" 2 64 "$(nproc)" 100 ops bias cuda
