@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
+#include <sstream>
 #include <vector>
 
 #include "src/agent/model_file.h"
@@ -141,6 +142,40 @@ TEST(Cli, TrainsOnASizeCurriculumWithBetasThatGrowWithN) {
   EXPECT_EQ(network_options_of(run / "model.h5").encoder.trained_bias.growth, "sqrtn");
   const auto log = slurp(run / "log.csv");
   EXPECT_EQ(std::count(log.begin(), log.end(), '\n'), 3) << log;  // header and two epochs
+}
+
+// Each run kept for GPU bursts (results/models/gpu/RUN: `flags`, and `first` for its first
+// burst alone) starts and resumes as experiments/gpu_train.sh runs it, here on the CPU for
+// a step: a flag the binary refuses shows here, not in the minutes of a borrowed GPU.
+TEST(Cli, EveryGpuRunStartsAndResumesFromItsFlags) {
+  const std::filesystem::path source(EIE_SOURCE_DIR);
+  // The file's words as gpu_train.sh splits them, paths in the tree made absolute.
+  const auto words_of = [&](const std::filesystem::path& file) {
+    std::istringstream words(slurp(file));
+    std::string args;
+    for (std::string word; words >> word;) {
+      const bool in_tree = word[0] != '-' && std::filesystem::exists(source / word);
+      args += ' ' + (in_tree ? (source / word).string() : word);
+    }
+    return args;
+  };
+  const std::string tiny = " --steps 1 --batch 2 --starts 4 --val-size 4 --out ";
+  int runs = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(source / "results/models/gpu")) {
+    const auto& kept = entry.path();
+    if (!std::filesystem::exists(kept / "flags")) continue;
+    ++runs;
+    const auto out = test::scratch_dir("gpu-runs") / kept.filename();
+    const auto flags = words_of(kept / "flags");
+    const auto first =
+        eie("train" + flags + words_of(kept / "first") + " --epochs 1" + tiny + out.string());
+    ASSERT_EQ(first.exit_code, 0) << kept << ": " << first.stderr;
+    const auto next = eie("train" + flags + " --resume --epochs 2" + tiny + out.string());
+    ASSERT_EQ(next.exit_code, 0) << kept << ": " << next.stderr;
+    const auto log = slurp(out / "log.csv");
+    EXPECT_EQ(std::count(log.begin(), log.end(), '\n'), 3) << kept << ": " << log;
+  }
+  EXPECT_GE(runs, 1) << "no run under results/models/gpu";
 }
 
 TEST(Cli, BadScalePolicies) {
