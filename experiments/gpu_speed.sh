@@ -8,7 +8,7 @@
 # Needs a CUDA build (scripts/setup-cuda.sh: build-cuda/) and python3 with a CUDA PyTorch.
 # usage: experiments/gpu_speed.sh [REF_AM_PY]   (PRECISION=float32|tf32, default tf32:
 #        the reference allows TF32; SECTIONS="greedy train other cpu" or a part of it;
-#        MULTISTART_BATCHES, default "64 128 256")
+#        MULTISTART_BATCHES, default "64 128 256 1024")
 set -uo pipefail
 cd "$(dirname "$0")/.."
 ref=${1:-../shared/bench/ref_am.py}
@@ -71,7 +71,7 @@ for batch in 512 2048; do
   echo "| rollout | $batch | $r | $e | $(ratio $batch "$r") | $(ratio $batch "$e") | $(ratio "$r" "$e") | $rp | $ep |"
 done
 ref_fits=1  # the reference keeps every step's graph: past the batch it first fails at, it is not run
-for batch in ${MULTISTART_BATCHES:-64 128 256}; do
+for batch in ${MULTISTART_BATCHES:-64 128 256 1024}; do
   r=nan; rp="not run"
   if [ $ref_fits = 1 ]; then
     r=$(peak_mib ref_run cuda multistart-step --n 100 --batch $batch --starts 100 --steps 3 | json seconds_per_step %.3f 2>/dev/null || echo nan); rp=$(cat "$work/peak")
