@@ -15,9 +15,11 @@
 #include "src/agent/model_file.h"
 #include "src/agent/strategies.h"
 #include "src/problem/registry.h"
+#include "src/util/blas_kernels.h"
 
 int main(int argc, char** argv) {
   using namespace eie;
+  use_native_blas_kernels();  // as the eie binary does
   if (argc < 5) {
     std::fprintf(stderr,
                  "usage: decode_speed PROBLEM MODEL N BATCH [DEVICE [REPS [DECODE "

@@ -28,6 +28,7 @@
 #include "src/agent/policy_registry.h"
 #include "src/agent/strategies.h"
 #include "src/problem/registry.h"
+#include "src/util/blas_kernels.h"
 #include "src/util/heap.h"
 
 namespace {
@@ -86,7 +87,8 @@ void print_op_table(const std::string& phase, const profiler::thread_event_lists
 
 int main(int argc, char** argv) {
   using namespace eie;
-  keep_freed_memory();  // as the eie binary does
+  use_native_blas_kernels();  // as the eie binary does
+  keep_freed_memory();
   const int steps = argc > 1 ? std::stoi(argv[1]) : 5;
   const int64_t batch = argc > 2 ? std::stoll(argv[2]) : 256;
   const int threads = argc > 3 ? std::stoi(argv[3]) : 2;

@@ -19,8 +19,10 @@
 
 #include "policies/attention_model/attention_model.h"
 #include "src/nn/neighbours.h"
+#include "src/util/blas_kernels.h"
 
 int main(int argc, char** argv) {
+  eie::use_native_blas_kernels();  // as the eie binary does
   if (argc < 2) {
     std::fprintf(stderr, "usage: window_speed attention|encoder|neighbours|naive|idle [K] [n] [batch]\n");
     return 2;

@@ -324,6 +324,25 @@ TEST(Cli, DistanceBiasFlags) {
   EXPECT_FALSE(std::filesystem::exists(out));
 }
 
+// `eie --version` names the BLAS kernels, and OPENBLAS_CORETYPE, where the user sets
+// it, chooses them (eie replaces only OpenBLAS's own fallback).
+TEST(Cli, VersionNamesTheBlasKernelsWhichOpenblasCoretypeChooses) {
+  const auto plain = eie("--version");
+  ASSERT_EQ(plain.exit_code, 0) << plain.stderr;
+  if (plain.stdout.find("OpenBLAS") == std::string::npos) {
+    GTEST_SKIP() << "the BLAS loaded is not OpenBLAS: " << plain.stdout;
+  }
+  const char* before = std::getenv("OPENBLAS_CORETYPE");  // set by test_main's choice, maybe
+  const std::string kept = before ? before : "";
+  ::setenv("OPENBLAS_CORETYPE", "Prescott", 1);  // the oldest x86-64 kernels: every CPU runs them
+  const auto chosen = eie("--version");
+  if (before)
+    ::setenv("OPENBLAS_CORETYPE", kept.c_str(), 1);
+  else
+    ::unsetenv("OPENBLAS_CORETYPE");
+  EXPECT_NE(chosen.stdout.find("OpenBLAS, Prescott kernels\n"), std::string::npos) << chosen.stdout;
+}
+
 TEST(Cli, GenThenSolveDatasetAsJson) {
   const auto dir = test::scratch_dir("cli-json");
   const auto data = (dir / "d.h5").string();

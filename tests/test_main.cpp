@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "src/util/blas_kernels.h"
 #include "src/util/heap.h"
 #include "src/util/remove_tree.h"
 #include "tests/test_support.h"
@@ -54,6 +55,7 @@ int main(int argc, char** argv) {
       std::filesystem::temp_directory_path() / ("eie-test-cache-" + std::to_string(::getpid()));
   ::setenv("EIE_CACHE_DIR", cache.c_str(), 1);
   ::testing::UnitTest::GetInstance()->listeners().Append(new eie::test::ScratchCleaner);
+  eie::use_native_blas_kernels();
   eie::keep_freed_memory();
   torch::set_num_threads(1);  // ctest runs suites in parallel
   const int status = RUN_ALL_TESTS();

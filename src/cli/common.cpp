@@ -12,6 +12,7 @@
 
 #include "src/agent/attention_setup.h"
 #include "src/cli/commands.h"
+#include "src/util/blas_kernels.h"
 #include "src/util/gnuplot.h"
 #include "src/util/parse.h"
 
@@ -80,7 +81,8 @@ std::string version_text() {
          TORCH_VERSION + ", CUDA " +
          (torch::cuda::is_available()
               ? "available (" + std::to_string(torch::cuda::device_count()) + " device(s))"
-              : std::string("not available"));
+              : std::string("not available")) +
+         (blas_kernels().empty() ? "" : ", " + blas_kernels());
 }
 
 bool parse(cxxopts::Options& options, int argc, char** argv, cxxopts::ParseResult& result,

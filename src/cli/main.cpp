@@ -5,6 +5,7 @@
 #include <string>
 
 #include "src/cli/commands.h"
+#include "src/util/blas_kernels.h"
 #include "src/util/heap.h"
 
 namespace {
@@ -61,6 +62,7 @@ void print_commands_markdown() {
 }  // namespace
 
 int main(int argc, char** argv) {
+  eie::use_native_blas_kernels();
   eie::keep_freed_memory();
   if (argc < 2 || std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0) {
     usage(argc < 2 ? stderr : stdout);
