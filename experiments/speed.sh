@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Speed benchmark. TSP: greedy inference at n = 100 (batch 64) and n = 1600
 # (batch 8, with peak memory), and steady-state training steps at n = 100,
-# batch 256, each with OpenMP's default wait policy and with
-# OMP_WAIT_POLICY=PASSIVE. CVRP: greedy inference at n = 100 and 1600 with Kool
+# batch 256, each with OpenMP's default wait policy, with OMP_WAIT_POLICY=PASSIVE, and on
+# OpenBLAS's oldest x86-64 kernels (OPENBLAS_CORETYPE=Prescott: what OpenBLAS 0.3.21 itself
+# takes on CPU models it does not know), beside the plain PyTorch reference's greedy
+# n = 100 on the kernels eie runs on in that row. CVRP: greedy inference at n = 100 and 1600 with Kool
 # et al.'s reference model (speed does not depend on the weights). 3D packing:
 # environment steps per second on one core, and greedy attend2pack on 16
 # instances of 1600 boxes. Run on an otherwise idle machine. Rewrites the part of
@@ -24,14 +26,18 @@ row() {  # label, then environment assignments
   local step
   step=$(tail -n 1 "$work/train/log.csv" | cut -d, -f8)
   local model=$work/train/model.h5
-  local s100 s1600 peak
+  local s100 s1600 peak core ref
+  core=$(blas_core "$@")
+  ref=$(env "$@" ${core:+OPENBLAS_CORETYPE=$core} /usr/bin/python3 ../shared/bench/ref_am.py \
+    --threads "$threads" infer --n 100 --batch 64 --reps 3 | json_field instances_per_s)
   s100=$(env "$@" "$eie" solve --dataset "$work/n100.h5" --model "$model" --batch 64 \
     --threads "$threads" --json | json_field seconds_per_instance)
   s1600=$(env "$@" /usr/bin/time -f "%M" -o "$work/peak" "$eie" solve --dataset "$work/n1600.h5" \
     --model "$model" --batch 8 --threads "$threads" --json | json_field seconds_per_instance)
   peak=$(cat "$work/peak")
-  awk -v l="$label" -v a="$s100" -v b="$s1600" -v p="$peak" -v s="$step" 'BEGIN {
-    printf "| %s | %.0f | %.2f | %.0f | %.2f |\n", l, 1 / a, 1 / b, p / 1024, s }'
+  awk -v l="$label" -v a="$s100" -v r="$ref" -v k="${core:-not OpenBLAS}" -v b="$s1600" \
+    -v p="$peak" -v s="$step" 'BEGIN {
+    printf "| %s | %s | %.0f | %.0f | %.2f | %.0f | %.2f |\n", l, k, 1 / a, r, 1 / b, p / 1024, s }'
 }
 
 cvrp_row() {
@@ -71,13 +77,14 @@ grep -qF '<!-- speed.sh: begin -->' results/speed.md && grep -qF '<!-- speed.sh:
   echo
   echo "## TSP"
   echo
-  echo "| OpenMP wait policy | greedy n=100, batch 64 (instances/s) | greedy n=1600, batch 8 (instances/s) | peak memory n=1600 (MiB) | training step n=100, batch 256 (s) |"
-  echo "|---|---|---|---|---|"
+  echo "| environment | BLAS kernels | greedy n=100, batch 64 (instances/s) | the reference, same kernels | greedy n=1600, batch 8 (instances/s) | peak memory n=1600 (MiB) | training step n=100, batch 256 (s) |"
+  echo "|---|---|---|---|---|---|---|"
   row "default (binary's choice)"
-  row "PASSIVE" OMP_WAIT_POLICY=PASSIVE
+  row "OMP_WAIT_POLICY=PASSIVE" OMP_WAIT_POLICY=PASSIVE
+  row "OPENBLAS_CORETYPE=Prescott" OPENBLAS_CORETYPE=Prescott
   echo
-  echo "Python/PyTorch reference (Kool et al.) on this kind of machine, 2 threads: greedy"
-  echo "115-141 instances/s at n = 100, 0.68 instances/s at n = 1600, about 7 s per training step."
+  echo "The reference is the plain PyTorch TSP model (../shared/bench/ref_am.py), $threads threads;"
+  echo "earlier measurements of it: 0.68 instances/s at n = 1600, about 7 s per training step."
   echo
   echo "## CVRP (Kool protocol, reference weights)"
   echo
