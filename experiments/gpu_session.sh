@@ -4,8 +4,9 @@
 # the CUDA build (scripts/setup-cuda.sh), the `cuda` tests, experiments/gpu_speed.sh's
 # SECTIONS (default "greedy train"), with BURST="RUN SECONDS" one training burst of
 # results/models/gpu/RUN on the same build (experiments/gpu_train.sh; its files in
-# $OUT/RUN), the fast suite against the CUDA LibTorch, and where a training step's time
-# goes (experiments/rollout_step_profile, rollout and multi-start). A step that fails does
+# $OUT/RUN), the fast suite against the CUDA LibTorch, where a training step's time goes
+# (experiments/rollout_step_profile, rollout and multi-start), then the rest of the suite
+# (the binary's tests: what time is left is theirs). A step that fails does
 # not stop the next. The call has SESSION_SECONDS (default 560) in all: each step runs for
 # at most what is left, a step with nothing left is skipped, and the burst trains for at
 # most what is left less BURST_MARGIN seconds (default 90: start, last step, validation,
@@ -54,3 +55,4 @@ step fast_tests ctest --test-dir build-cuda -L fast -j "$(nproc)" --timeout 300
 profile=build-cuda/experiments/rollout_step_profile
 step profile_rollout "$profile" 2 1024 "$(nproc)" 0 ops bias cuda
 step profile_multistart "$profile" 2 64 "$(nproc)" 100 ops bias cuda
+step slow_tests ctest --test-dir build-cuda -L slow -j "$(nproc)" --timeout 300
