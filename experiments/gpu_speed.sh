@@ -96,9 +96,7 @@ if on cpu; then
 echo
 echo "| CPU, 2 threads (instances/s) | batch | reference | eie | eie / reference |"
 echo "|---|---|---|---|---|"
-# The reference on the BLAS kernels eie runs on, where both run on OpenBLAS (eie --version).
-core=$("$eie" --version | sed -nE 's/.*OpenBLAS, ([A-Za-z0-9]+) kernels.*/\1/p')
-r=$(${core:+env OPENBLAS_CORETYPE=$core} python3 "$ref" --device cpu --threads 2 infer --n 100 --batch 256 --reps 3 2>/dev/null | json instances_per_s 2>/dev/null || echo nan)
+r=$(python3 "$ref" --device cpu --threads 2 infer --n 100 --batch 256 --reps 3 2>/dev/null | json instances_per_s 2>/dev/null || echo nan)
 e=$("$speed" tsp results/models/tsp100.h5 100 256 cpu 3 greedy float32 2 | json instances_per_s 2>/dev/null || echo nan)
 echo "| greedy TSP100 | 256 | $r | $e | $(ratio "$e" "$r") |"
 fi
