@@ -10,7 +10,7 @@
 PYBIND11_MODULE(_eie, m) {
   namespace py = pybind11;
   m.doc() = "eie: attention policies for TSP, CVRP and 3D packing, on torch tensors";
-  eie::use_native_blas_kernels();  // before the first product of this module's
+  eie::use_native_blas_kernels();  // before this module's first matrix product
   // std::invalid_argument is ValueError already (pybind11); a missing file is Python's own.
   py::register_exception<eie::python::MissingFile>(m, "MissingFile", PyExc_FileNotFoundError);
   eie::python::bind_model(m);

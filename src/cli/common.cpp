@@ -77,12 +77,13 @@ void print_markdown(const cxxopts::Options& options, bool common) {
 }  // namespace
 
 std::string version_text() {
+  const auto blas = blas_kernels();
   return std::string("eie ") + EIE_VERSION + " (commit " + EIE_COMMIT + "), LibTorch " +
          TORCH_VERSION + ", CUDA " +
          (torch::cuda::is_available()
               ? "available (" + std::to_string(torch::cuda::device_count()) + " device(s))"
               : std::string("not available")) +
-         (blas_kernels().empty() ? "" : ", " + blas_kernels());
+         (blas.empty() ? "" : ", " + blas);
 }
 
 bool parse(cxxopts::Options& options, int argc, char** argv, cxxopts::ParseResult& result,
