@@ -16,6 +16,10 @@ source "$(dirname "$0")/preamble.sh"
 "$eie" gen --n 100 --count 1024 --seed 1 --out "$work/n100.h5" >/dev/null
 "$eie" gen --n 1600 --count 16 --seed 2 --out "$work/n1600.h5" >/dev/null
 
+# The OpenBLAS kernels eie runs on with environment assignments "$@", as `eie --version`
+# names them (empty where its BLAS is not OpenBLAS).
+blas_core() { env "$@" "$eie" --version | sed -nE 's/.*OpenBLAS, ([A-Za-z0-9]+) kernels.*/\1/p'; }
+
 row() {  # label, then environment assignments
   local label=$1; shift
   # Training: epoch 0 warms the allocator up (exponential baseline), epoch 1 is
