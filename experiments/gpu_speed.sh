@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # GPU speed of eie against the plain PyTorch reference (../shared/bench/ref_am.py) on
 # the same machine, each side at the batches given: greedy TSP100 and TSP1600
-# (instances per second), the rollout and the multi-start training steps (seconds per
-# step, instances per second, peak GPU memory read from nvidia-smi), CVRP100 and packing
-# on the GPU against the CPU's threads, and the CPU ratio on 2 threads. Prints Markdown
+# (instances per second, and eie's mean cost on the CPU and in each GPU precision), the
+# rollout and the multi-start training steps (seconds per step, instances per second,
+# peak GPU memory read from nvidia-smi), CVRP100 and packing on the GPU against the
+# CPU's threads, and the CPU ratio on 2 threads. Prints Markdown
 # tables (the ratios are eie / reference: above 1, eie is faster).
 # Needs a CUDA build (scripts/setup-cuda.sh: build-cuda/) and python3 with a CUDA PyTorch.
 # usage: experiments/gpu_speed.sh [REF_AM_PY]   (PRECISION=float32|tf32, default tf32:
@@ -42,6 +43,8 @@ eie_step() {
     tail -2 "$work/eie.err" >&2; echo nan; return; }
   tail -n 1 "$work/run/log.csv" | cut -d, -f8
 }
+# eie's greedy mean cost on the dataset $work/d.h5 (solve's flags in "$@").
+mean() { timeout 300 "$eie" solve --dataset "$work/d.h5" --json "$@" | json mean_cost %.6f 2>/dev/null || echo nan; }
 ratio() { python3 -c "a,b=$1,$2; print('%.2f' % (a / b) if a == a and b == b and b > 0 else 'n/a')" 2>/dev/null || echo n/a; }
 
 echo "Machine: $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1), $(nproc) cores;"\
@@ -59,6 +62,15 @@ for case in "100 1024" "100 4096" "100 16384" "1600 16" "1600 64"; do
   s=$(EIE_CUDA_GRAPHS=0 "$speed" tsp results/models/tsp100.h5 "$1" "$2" cuda 3 greedy "$precision" 2>>"$work/e.err" | json instances_per_s 2>/dev/null || echo nan)
   echo "| n = $1 | $2 | $r | $e | $(ratio "$e" "$r") | $s |"
   grep -m1 "note:" "$work/e.err" >&2
+done
+echo
+echo "| greedy TSP, mean cost (eie gen --seed 4242) | instances | CPU | GPU, float32 | GPU, tf32 | tf32 / float32 - 1 |"
+echo "|---|---|---|---|---|---|"
+for case in "100 1000" "1600 64"; do
+  set -- $case
+  "$eie" gen --n "$1" --count "$2" --seed 4242 --out "$work/d.h5" >/dev/null
+  c=$(mean --threads "$cpu_threads"); f=$(mean --device cuda); t=$(mean --device cuda --precision tf32)
+  echo "| n = $1 | $2 | $c | $f | $t | $(python3 -c "print('%+.2e' % ($t / $f - 1))" 2>/dev/null || echo n/a) |"
 done
 fi
 if on train; then
