@@ -4,8 +4,8 @@
 # (instances per second, and eie's mean cost on the CPU and in each GPU precision), the
 # rollout and the multi-start training steps (seconds per step, instances per second,
 # peak GPU memory read from nvidia-smi), CVRP100 and packing on the GPU against the
-# CPU's threads, and the CPU ratio on 2 threads. Prints Markdown
-# tables (the ratios are eie / reference: above 1, eie is faster).
+# CPU's threads, and the CPU ratio on 2 threads. Prints Markdown tables (the ratios are
+# eie / reference: above 1, eie is faster).
 # Needs a CUDA build (scripts/setup-cuda.sh: build-cuda/) and python3 with a CUDA PyTorch.
 # usage: experiments/gpu_speed.sh [REF_AM_PY]   (PRECISION=float32|tf32, default tf32:
 #        the reference allows TF32; SECTIONS="greedy train other cpu" or a part of it;
