@@ -13,8 +13,9 @@ struct Run {
   std::string stdout;  // everything it printed there
 };
 
-// Runs `eie ARGS --threads 1` and captures both streams.
-[[nodiscard]] Run eie(const std::string& args);
+// Runs `eie ARGS --threads 1` and captures both streams; `environment` (shell assignments,
+// e.g. "NAME=value") for that process alone.
+[[nodiscard]] Run eie(const std::string& args, const std::string& environment = "");
 
 [[nodiscard]] std::string slurp(const std::filesystem::path& path);
 

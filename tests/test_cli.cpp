@@ -332,14 +332,8 @@ TEST(Cli, VersionNamesTheBlasKernelsWhichOpenblasCoretypeChooses) {
   if (plain.stdout.find("OpenBLAS") == std::string::npos) {
     GTEST_SKIP() << "the BLAS loaded is not OpenBLAS: " << plain.stdout;
   }
-  const char* before = std::getenv("OPENBLAS_CORETYPE");  // set by test_main's choice, maybe
-  const std::string kept = before ? before : "";
-  ::setenv("OPENBLAS_CORETYPE", "Prescott", 1);  // the oldest x86-64 kernels: every CPU runs them
-  const auto chosen = eie("--version");
-  if (before)
-    ::setenv("OPENBLAS_CORETYPE", kept.c_str(), 1);
-  else
-    ::unsetenv("OPENBLAS_CORETYPE");
+  // The oldest x86-64 kernels: every CPU runs them.
+  const auto chosen = eie("--version", "OPENBLAS_CORETYPE=Prescott");
   EXPECT_NE(chosen.stdout.find("OpenBLAS, Prescott kernels\n"), std::string::npos) << chosen.stdout;
 }
 
