@@ -23,8 +23,8 @@ std::string slurp(const std::filesystem::path& path) {
 Run eie(const std::string& args, const std::string& environment) {
   const auto dir = scratch_dir("cli-run");
   const auto out = dir / "stdout", err = dir / "stderr";
-  const std::string command =
-      environment + " " + EIE_BINARY + " " + args + " --threads 1 >" + out.string() + " 2>" + err.string();
+  const std::string command = environment + " " + EIE_BINARY + " " + args + " --threads 1 >" +
+                              out.string() + " 2>" + err.string();
   const int status = std::system(command.c_str());
   return {WEXITSTATUS(status), slurp(err), slurp(out)};
 }
