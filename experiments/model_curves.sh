@@ -82,7 +82,7 @@ AWK
 
 # TSP: TSP20 warm start (10 minutes on one thread), the rollout run (about 6.5 CPU-hours
 # over its 185 epochs) to epoch 142, then the multi-start fine-tunes, each from the last
-# epoch named before it.
+# epoch named before it (tsp100-long from tsp100-first's last).
 lineage "$models/tsp100-lineage.png" "tsp100.h5: greedy validation cost of each run it descends from" \
   "mean tour length (1,000 held-out instances)" "8.0:10" \
   "8.40 with lines dashtype 2 lc 'gray' title 'target 8.40', 8.12 with lines dashtype 3 lc 'black' title 'Kool et al. 8.12'" \
@@ -91,7 +91,8 @@ lineage "$models/tsp100-lineage.png" "tsp100.h5: greedy validation cost of each 
   "tsp100-finetune (multistart):tsp100-finetune/log.csv:43" \
   "tsp100-bias (+ learned bias):tsp100-bias/log.csv:21" \
   "tsp100-lowlr (lr 2e-5):tsp100-lowlr/log.csv:59" \
-  "tsp100-first (+ --learn-first):tsp100-first/log.csv:-1"
+  "tsp100-first (+ --learn-first):tsp100-first/log.csv:-1" \
+  "tsp100-long (lr 1e-4 falling to 0):tsp100-long/log.csv:-1"
 
 # CVRP: CVRP20 warm start (0.4 CPU-hours), the rollout run (about 1 CPU-hour over its 13
 # epochs), then the multi-start run with a learned bias.
