@@ -268,6 +268,29 @@ TEST(Cli, CalibrationsAreCachedAndBadCacheEntriesAreNotTrusted) {
   expect_clean_failure(solve(30, model, "--calibration-cache ''"), "empty folder name");
 }
 
+// results/models/calibrations holds tables for the shipped models at their default
+// settings; a model shipped without its tables would be measured again on a user's first
+// solves (minutes at n = 1600). An empty cache folder stays empty and nothing is measured
+// at a grid size.
+TEST(Cli, ShippedModelsMeasureNothingWhereTheirShippedTablesHold) {
+  const auto dir = test::scratch_dir("cli-shipped-calibrations");
+  const auto cache = dir / "cache";
+  std::filesystem::create_directories(cache);
+  for (const std::string job :
+       {"tsp --bias entropy", "tsp --scale calibrated", "cvrp --bias entropy",
+        "cvrp --scale calibrated", "bpp3d --scale calibrated"}) {
+    const auto problem = job.substr(0, job.find(' '));
+    const auto data = (dir / (problem + ".h5")).string();
+    ASSERT_EQ(
+        eie("gen --problem " + problem + " --n 141 --count 1 --seed 5 --out " + data).exit_code, 0);
+    const auto run = eie("solve --dataset " + data + job.substr(job.find(' ')),
+                         "EIE_CACHE_DIR=" + cache.string());
+    ASSERT_EQ(run.exit_code, 0) << job << ": " << run.stderr;
+    EXPECT_EQ(run.stderr.find("calibrat"), std::string::npos) << job << ": " << run.stderr;
+  }
+  EXPECT_TRUE(std::filesystem::is_empty(cache));
+}
+
 TEST(Cli, DistanceBiasFlags) {
   const auto dir = test::scratch_dir("cli-bias");
   const auto model = model_file(dir, "tsp", "tsp").string();  // no trained betas
