@@ -3,7 +3,6 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <vector>
@@ -215,9 +214,11 @@ TEST(Cli, CalibrationsAreCachedAndBadCacheEntriesAreNotTrusted) {
               0);
   }
   const auto cache = dir / "cache";
-  const auto solve = [&](int n, const std::string& model_path, const std::string& more) {
+  const auto solve = [&](int n, const std::string& model_path, const std::string& more,
+                         const std::string& environment = "") {
     return eie("solve --dataset " + (dir / ("d" + std::to_string(n) + ".h5")).string() +
-               " --model " + model_path + " --bias entropy " + more);
+                   " --model " + model_path + " --bias entropy " + more,
+               environment);
   };
   const auto with_cache = " --calibration-cache " + cache.string();
   const auto first = solve(30, model, with_cache);
@@ -259,10 +260,8 @@ TEST(Cli, CalibrationsAreCachedAndBadCacheEntriesAreNotTrusted) {
   const auto none = solve(30, model, "--calibration-cache none");
   EXPECT_EQ(none.exit_code, 0) << none.stderr;
   EXPECT_NE(none.stderr.find("calibrating"), std::string::npos);
-  const std::string saved = std::getenv("EIE_CACHE_DIR");
-  ::setenv("EIE_CACHE_DIR", (dir / "plain-file" / "sub").c_str(), 1);
-  const auto unwritable_default = solve(30, model, "");
-  ::setenv("EIE_CACHE_DIR", saved.c_str(), 1);
+  const auto unwritable_default =
+      solve(30, model, "", "EIE_CACHE_DIR=" + (dir / "plain-file" / "sub").string());
   EXPECT_EQ(unwritable_default.exit_code, 0) << unwritable_default.stderr;
   EXPECT_NE(unwritable_default.stderr.find("note: calibrations are not kept"), std::string::npos);
   expect_clean_failure(solve(30, model, "--calibration-cache ''"), "empty folder name");

@@ -4,7 +4,6 @@
 // commands fail with one line and leave no file.
 #include <gtest/gtest.h>
 
-#include <cstdlib>
 #include <fstream>
 #include <string>
 
@@ -131,18 +130,21 @@ TEST(Pictures, WithoutGnuplotOneLineAndNoFile) {
                 (dir / "five.tour").string())
                 .exit_code,
             0);
-  const std::string path = std::getenv("PATH") ? std::getenv("PATH") : "";
   std::ofstream(dir / "tiny.toml") << "sizes = [10]\ninstances = 2\nmethods = [\"nn\"]\n";
-  setenv("PATH", "/nonexistent", 1);  // the shell finds no gnuplot
-  const auto solved = eie("solve " + files[0].instance.string() + " --method nn --plot " +
-                          (dir / "a.png").string());
-  const auto plotted = eie("plot " + files[0].instance.string() + " " +
-                           (dir / "five.tour").string() + " --out " + (dir / "b.png").string());
-  const auto bench = eie("bench " + (dir / "tiny.toml").string() + " --out " + dir.string());
-  const auto train = eie("train --n 8 --epochs 2 --steps 1 --batch 8 --val-size 8 "
-                         "--baseline-eval-size 8 --embed-dim 16 --heads 2 --ff-hidden 16 --out " +
-                         (dir / "run").string());
-  setenv("PATH", path.c_str(), 1);
+  const auto without_gnuplot = [](const std::string& args) {
+    return eie(args, "PATH=/nonexistent");  // the shell eie starts finds no gnuplot
+  };
+  const auto solved = without_gnuplot("solve " + files[0].instance.string() +
+                                      " --method nn --plot " + (dir / "a.png").string());
+  const auto plotted =
+      without_gnuplot("plot " + files[0].instance.string() + " " + (dir / "five.tour").string() +
+                      " --out " + (dir / "b.png").string());
+  const auto bench =
+      without_gnuplot("bench " + (dir / "tiny.toml").string() + " --out " + dir.string());
+  const auto train = without_gnuplot(
+      "train --n 8 --epochs 2 --steps 1 --batch 8 --val-size 8 "
+      "--baseline-eval-size 8 --embed-dim 16 --heads 2 --ff-hidden 16 --out " +
+      (dir / "run").string());
   expect_clean_failure(solved, "gnuplot");
   expect_clean_failure(plotted, "gnuplot");
   EXPECT_FALSE(std::filesystem::exists(dir / "a.png"));
