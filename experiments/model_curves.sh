@@ -95,10 +95,12 @@ lineage "$models/tsp100-lineage.png" "tsp100.h5: greedy validation cost of each 
   "tsp100-long (lr 1e-4 falling to 0):tsp100-long/log.csv:-1"
 
 # CVRP: CVRP20 warm start (0.4 CPU-hours), the rollout run (about 1 CPU-hour over its 13
-# epochs), then the multi-start run with a learned bias.
+# epochs), then the multi-start run with a learned bias, and its continuation with the rate
+# falling to 0 (cvrp100-long, from cvrp100-bias's last epoch).
 lineage "$models/cvrp100-lineage.png" "cvrp100.h5: greedy validation cost of each run it descends from" \
   "mean total route length (1,000 held-out instances)" "16:22" \
   "17.4 with lines dashtype 2 lc 'gray' title 'target 17.4', 16.72 with lines dashtype 3 lc 'black' title 'Kool et al. 16.72'" \
   0.4 16.9 \
   "cvrp100-run (rollout):cvrp100-run/log.csv:12:0.0769" \
-  "cvrp100-bias (multistart + learned bias):cvrp100-bias/log.csv:-1"
+  "cvrp100-bias (multistart + learned bias):cvrp100-bias/log.csv:-1" \
+  "cvrp100-long (lr 1e-4 falling to 0):cvrp100-long/log.csv:-1"
