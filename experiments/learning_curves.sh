@@ -55,8 +55,8 @@ for recipe in "${recipes[@]}"; do
     --cpu-budget "$budget" --val-size 1000 --seed 50 --threads "$threads" --out "$dir" "${resume[@]}"
 done
 
-# Cost at each mark: the mean of the validations in the last tenth of the budget up
-# to it (single validations of 1,000 instances move by about 0.1 from epoch to epoch).
+# Cost at each mark: experiments/log_marks.sh's rule, the mean of the validations in the
+# last tenth of the budget up to it.
 {
   echo "TSP50 from scratch, greedy cost on 1,000 held-out instances (optimum about 5.70)"
   echo "after a budget of training CPU time: the mean of the validations in the last tenth"
@@ -67,17 +67,9 @@ done
   for recipe in "${recipes[@]}"; do
     name=${recipe%%|*} flags=${recipe#*|}
     batch=$(echo "$flags" | sed 's/.*--batch \([0-9]*\).*/\1/')
-    awk -F, -v name="$name" -v batch="$batch" '
-      BEGIN { mark[1] = 900; mark[2] = 1800; mark[3] = 3600; mark[4] = 7200 }
-      NR > 1 {
-        for (m = 1; m <= 4; ++m) if ($9 > 0.9 * mark[m] && $9 <= mark[m] + 30) { sum[m] += $3; count[m]++ }
-        epochs = $1 + 1
-      }
-      END {
-        printf "| %s |", name
-        for (m = 1; m <= 4; ++m) printf " %s |", count[m] ? sprintf("%.3f", sum[m] / count[m]) : "-"
-        printf " %d | %d |\n", epochs, epochs * 10 * batch
-      }' "$out/$name/log.csv"
+    read -r -a marks <<<"$(experiments/log_marks.sh "$out/$name/log.csv" 900 1800 3600 7200)"
+    printf '| %s | %s | %s | %s | %s | %d | %d |\n' "$name" "${marks[@]:0:4}" "${marks[4]}" \
+      $((marks[4] * 10 * batch))
   done
 } > "$out/table.md"
 cat "$out/table.md"
