@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Everything one short visit to a GPU machine checks, in one call, each step's log and a
 # summary (exit status and seconds per step) kept in $OUT (default build-cuda/session):
-# the CUDA build (scripts/setup-cuda.sh), the `cuda` tests, experiments/gpu_speed.sh's
-# SECTIONS (default "greedy train"), with BURST="RUN SECONDS" one training burst of
+# the CUDA build (scripts/setup-cuda.sh), the `cuda` tests (in SHARDS processes sharing
+# the GPU, default 8), with BURST="RUN SECONDS" one training burst of
 # results/models/gpu/RUN on the same build (experiments/gpu_train.sh; its files in
-# $OUT/RUN), the fast suite against the CUDA LibTorch, where a training step's time goes
+# $OUT/RUN), experiments/gpu_speed.sh's SECTIONS (default "greedy train"), the fast suite
+# against the CUDA LibTorch, where a training step's time goes
 # (experiments/rollout_step_profile, rollout and multi-start), then the rest of the suite
 # (the binary's tests: what time is left is theirs). A step that fails does
 # not stop the next. The call has SESSION_SECONDS (default 560) in all: each step runs for
@@ -39,8 +40,22 @@ if grep -q "FAILED: .*graphed_rollouts" "$out/build.log"; then
   step configure_without_graphs cmake -D EIE_CUDA_GRAPHS=OFF -S . -B build-cuda
   step build_without_graphs cmake --build build-cuda -- -j"$(nproc)" -k 0
 fi
-step cuda_tests build-cuda/tests/eie_tests_cuda
-SECTIONS=${SECTIONS:-greedy train} step speed experiments/gpu_speed.sh "$reference"
+# The cuda tests in shards side by side (each case is small next to the GPU; their CPU
+# halves share the cores), one log per shard.
+cuda_shards() {
+  local shards=${SHARDS:-8} status=0 i pids=()
+  trap 'kill "${pids[@]}" 2>/dev/null' TERM  # step's timeout ends the shards too
+  for ((i = 0; i < shards; ++i)); do
+    GTEST_TOTAL_SHARDS=$shards GTEST_SHARD_INDEX=$i OMP_NUM_THREADS=$(($(nproc) / shards + 1)) \
+      build-cuda/tests/eie_tests_cuda >"$out/cuda_tests.$i.log" 2>&1 &
+    pids+=($!)
+  done
+  for i in "${pids[@]}"; do wait "$i" || status=1; done
+  grep -h "^\[  FAILED  \]\|^\[  PASSED  \]" "$out"/cuda_tests.*.log
+  return $status
+}
+export -f cuda_shards && export out
+step cuda_tests bash -c cuda_shards
 if [ -n "${BURST:-}" ]; then
   read -r burst_run burst_seconds <<<"$BURST"
   seconds=$(($(left) - ${BURST_MARGIN:-90}))
@@ -51,6 +66,7 @@ if [ -n "${BURST:-}" ]; then
     echo "burst: skipped, $seconds s left for it" | tee -a "$out/summary.txt"
   fi
 fi
+SECTIONS=${SECTIONS:-greedy train} step speed experiments/gpu_speed.sh "$reference"
 step fast_tests ctest --test-dir build-cuda -L fast -j "$(nproc)" --timeout 300
 profile=build-cuda/experiments/rollout_step_profile
 step profile_rollout "$profile" 2 1024 "$(nproc)" 0 ops bias cuda

@@ -9,7 +9,7 @@
 # Needs a CUDA build (scripts/setup-cuda.sh: build-cuda/) and python3 with a CUDA PyTorch.
 # usage: experiments/gpu_speed.sh [REF_AM_PY]   (PRECISION=float32|tf32, default tf32:
 #        the reference allows TF32; SECTIONS="greedy train other cpu" or a part of it;
-#        MULTISTART_BATCHES, default "64 128 256 1024")
+#        ROLLOUT_BATCHES, default "512 2048 8192"; MULTISTART_BATCHES, default "64 128 256 1024")
 set -uo pipefail
 cd "$(dirname "$0")/.."
 ref=${1:-../shared/bench/ref_am.py}
@@ -77,7 +77,7 @@ if on train; then
 echo
 echo "| training step, TSP100 | batch | reference s/step | eie s/step | reference inst/s | eie inst/s | eie / reference | peak MiB reference | peak MiB eie |"
 echo "|---|---|---|---|---|---|---|---|---|"
-for batch in 512 2048; do
+for batch in ${ROLLOUT_BATCHES:-512 2048 8192}; do
   r=$(peak_mib ref_run cuda rollout-step --n 100 --batch $batch --steps 3 | json seconds_per_step %.3f 2>/dev/null || echo nan); rp=$(cat "$work/peak")
   e=$(peak_mib eie_step --batch $batch --baseline-eval-size 16); ep=$(cat "$work/peak")
   echo "| rollout | $batch | $r | $e | $(ratio $batch "$r") | $(ratio $batch "$e") | $(ratio "$r" "$e") | $rp | $ep |"

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # One burst of a model trained on a GPU, in one call on the GPU machine: builds the `eie`
-# binary for CUDA (scripts/setup-cuda.sh), continues the run kept in results/models/gpu/RUN
-# and trains it on the GPU for at most SECONDS of wall clock (--stop-after), the learning
-# rate falling over the run budget its flags give (--run-budget) across all bursts.
-# RUN/flags holds the run's `eie train` flags, RUN/first those of its first burst alone
-# (e.g. --init MODEL); the first burst writes RUN's checkpoint, later ones --resume it.
-# Leaves the run directory (checkpoint, model, log) and the burst's logs in $OUT/RUN, to
-# copy back over results/models/gpu/RUN and commit right away: the tree keeps one
-# checkpoint per run, replaced at each burst.
+# binary for CUDA (scripts/setup-cuda.sh; only `eie` where build-cuda is configured),
+# continues the run kept in results/models/gpu/RUN and trains it on the GPU for at most
+# SECONDS of wall clock (--stop-after), the learning rate falling over the run budget its
+# flags give (--run-budget) across all bursts. RUN/flags holds the run's `eie train`
+# flags, RUN/first those of its first burst alone (e.g. --init MODEL); the first burst
+# writes RUN's checkpoint, later ones --resume it. Leaves the run directory (checkpoint,
+# model, log) and the burst's logs in $OUT/RUN, to copy back over results/models/gpu/RUN
+# and commit right away: the tree keeps one checkpoint per run, replaced at each burst.
 # usage: OUT=DIR experiments/gpu_train.sh RUN SECONDS [DEBS_DIR]   (from the repository root)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,7 +21,11 @@ mkdir -p "$out"
 cp -r "$kept"/. "$out"/
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv >"$out/gpu.txt" 2>&1 || true
 start=$(date +%s)
-scripts/setup-cuda.sh ${3:+--debs "$3"} eie >"$out/build.log" 2>&1
+if [ -f build-cuda/build.ninja ]; then  # configured already (gpu_session.sh): build only
+  cmake --build build-cuda --target eie >"$out/build.log" 2>&1
+else
+  scripts/setup-cuda.sh ${3:+--debs "$3"} eie >"$out/build.log" 2>&1
+fi
 echo "build: $(($(date +%s) - start)) s" >"$out/burst.txt"
 read -r -a flags <"$kept/flags"
 if [ -f "$out/checkpoint.h5" ]; then

@@ -1,6 +1,7 @@
 #include "src/nn/neighbours.h"
 
 #include <algorithm>
+#include <vector>
 
 #include "src/nn/entropy_probe.h"
 #include "src/nn/window_kernels.h"
@@ -9,11 +10,31 @@ namespace eie::nn {
 
 namespace {
 constexpr int64_t kGatherBudget = int64_t{1} << 22;    // gathered key elements at once
+constexpr int64_t kSortBudget = int64_t{1} << 25;      // node pairs sorted at once
 }  // namespace
+
+torch::Tensor nearest_nodes_by_sorting(const torch::Tensor& positions, int64_t k) {
+  const int64_t B = positions.size(0), n = positions.size(1);
+  TORCH_CHECK(k >= 1 && k <= n, "nearest_nodes: k must be in [1, n]");
+  // Squared distances in double, as the grid search measures them; the stable sort breaks
+  // ties by index, as its sort of (distance, index) pairs does.
+  const auto xy = positions.detach().to(torch::kDouble);
+  const int64_t rows = std::max<int64_t>(1, kSortBudget / (n * n));
+  std::vector<torch::Tensor> parts;
+  for (int64_t b = 0; b < B; b += rows) {
+    const auto p = xy.slice(0, b, std::min(B, b + rows));
+    const auto squared = (p.unsqueeze(2) - p.unsqueeze(1)).pow(2).sum(-1);  // [rows, n, n]
+    parts.push_back(std::get<1>(squared.sort(c10::optional<bool>(true), -1)).slice(2, 0, k));
+  }
+  return torch::cat(parts).contiguous();
+}
 
 torch::Tensor nearest_nodes(const torch::Tensor& positions, int64_t k) {
   const int64_t B = positions.size(0), n = positions.size(1);
   TORCH_CHECK(k >= 1 && k <= n, "nearest_nodes: k must be in [1, n]");
+  // On a GPU the search stays there: no copy to the host, so a rollout that windows its
+  // encoder can be captured as a CUDA graph (src/agent/graphed_rollouts.h).
+  if (!positions.is_cpu()) return nearest_nodes_by_sorting(positions, k);
   const auto xy = positions.detach().to(torch::kCPU, torch::kFloat).contiguous();
   auto out = torch::empty({B, n, k}, torch::kLong);
   for (int64_t b = 0; b < B; ++b) {

@@ -15,6 +15,10 @@ class EntropyProbe;
 // O(n k) memory for spread-out points.
 [[nodiscard]] torch::Tensor nearest_nodes(const torch::Tensor& positions, int64_t k);
 
+// The same k nearest nodes by sorting every row of pairwise distances: O(n^2 log n)
+// work, what nearest_nodes() does off the CPU (where it can run inside a CUDA graph).
+[[nodiscard]] torch::Tensor nearest_nodes_by_sorting(const torch::Tensor& positions, int64_t k);
+
 // Windowed multi-head attention: query row i of every head attends only to the
 // nodes neighbours[b, i, :]. q, k, v [B, M, n, d], neighbours [B, n, K];
 // returns [B, M, n, d]. Time and memory O(n K) per head instead of O(n^2).

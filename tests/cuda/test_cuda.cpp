@@ -9,6 +9,7 @@
 #include <torch/cuda.h>
 
 #include <fstream>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,10 @@ Instances in_double(const Instances& instances) {
 struct Case {
   std::string problem, decoding, attention;
 };
+// How a failing case names itself in the log (instead of its bytes).
+void PrintTo(const Case& c, std::ostream* os) {
+  *os << c.problem << ' ' << c.decoding << ' ' << c.attention;
+}
 
 std::vector<Case> cases() {
   std::vector<Case> out;
