@@ -453,6 +453,44 @@ TEST(Decoding, AGreedyTspRolloutWithDeferredChecksReadsNoValue) {
   EXPECT_THROW(throw_if_not_finite(poisoned.step_log_probs), std::runtime_error);
 }
 
+// A sampled rollout replayed from a CUDA graph reads its uniforms from rows the replay
+// drew before (src/agent/graphed_rollouts.h): given rows drawn at once from a generator,
+// a sampled TSP rollout, in inference and in a training step's decode, samples what
+// drawing step by step from the same generator does, reads no value back, and reads
+// one row per step; the warm-up's constant uniforms leave the generator where it was.
+TEST(Decoding, SampledRolloutsFromGivenUniformsSampleWhatTheGeneratorWould) {
+  const auto problem = make_problem("tsp");
+  auto agent = test::grid_agent(problem, test::kRoutingN);
+  auto data = at::make_generator<at::CPUGeneratorImpl>(5);
+  const auto instances = problem->generate(3, test::kRoutingSize, data);
+  for (const auto mode : {Mode::inference, Mode::training}) {
+    const auto label = mode == Mode::training ? "training" : "inference";
+    auto gen = at::make_generator<at::CPUGeneratorImpl>(9);
+    const auto drawn = agent->rollout(instances, Selection::sample, gen, {}, mode);
+    auto again = at::make_generator<at::CPUGeneratorImpl>(9);
+    {
+      const UniformsGiven warm_up;
+      (void)agent->rollout(instances, Selection::sample, again, {}, mode);
+    }
+    const int64_t steps = drawn.actions.size(1);
+    const auto rows = torch::empty({steps, instances.count()},
+                                   torch::TensorOptions().dtype(drawn.step_log_probs.scalar_type()))
+                          .uniform_(0, 1, again);
+    Trajectory replayed;
+    {
+      const UniformsGiven given(rows);
+      const HostChecksDeferred deferred;
+      EXPECT_EQ(values_read([&] {
+                  replayed = agent->rollout(instances, Selection::sample, std::nullopt, {}, mode);
+                }),
+                0)
+          << label;
+      EXPECT_EQ(given.used(), steps) << label;
+    }
+    EXPECT_TRUE(torch::equal(replayed.actions, drawn.actions)) << label;
+  }
+}
+
 // multistart:K on instances with fewer than K first choices takes all of them, alone, with
 // the symmetries and with other strategies: the same solutions as multistart:n.
 TEST(Decoding, MultistartWithMoreStartsThanChoicesTakesThemAll) {

@@ -1,9 +1,16 @@
 #include "policies/attention_model/agent.h"
 
+#include <string>
+
 #include "policies/encoder_agent.h"
 #include "src/nn/module_state.h"
 
 namespace eie::policy {
+
+namespace {
+const std::string kEmbeddingsField =
+    "embeddings";  // a training decode's input, beside the instances'
+}  // namespace
 
 AttentionAgent::AttentionAgent(std::shared_ptr<const RoutingProblem> problem,
                                const AttentionModelOptions& options, int64_t train_n)
@@ -38,9 +45,20 @@ Trajectory AttentionAgent::run(const Instances& instances, Selection selection,
     const auto env = problem_->environment(started.instances);
     return decode_then_score(
         [&] {
-          const auto decoding = problem_->environment(started.instances);
-          return decode(*decoding, *model_->start(*decoding, embeddings.detach(), settings, K),
-                        selection, generator, forced);
+          // The embeddings travel as one more field of the batch: a CUDA graph of the
+          // decode reads them from its buffers (environments read their own fields only).
+          const auto decode_batch = [&](const Instances& batch) {
+            const auto decoding = problem_->environment(batch);
+            return decode(*decoding,
+                          *model_->start(*decoding, batch.at(kEmbeddingsField), settings, K),
+                          selection, generator, forced);
+          };
+          const auto batch = started.instances.with(kEmbeddingsField, embeddings.detach());
+          if (selection == Selection::sample && !forced.defined() && !attention_.probes &&
+              env->steps_fixed()) {
+            return graphs_.run(batch, decode_batch, /*sampled=*/true, generator);
+          }
+          return decode_batch(batch);
         },
         [&](const torch::Tensor& actions) {
           return model_->score(*env, embeddings, settings, actions, K);
@@ -58,14 +76,17 @@ Trajectory AttentionAgent::run(const Instances& instances, Selection selection,
       return decode(*env, *model_->start(*env, embeddings, settings, K), selection, generator,
                     forced);
     }
-    if (selection == Selection::greedy && mode == Mode::inference && !forced.defined() &&
+    if (selection != Selection::replay && mode == Mode::inference && !forced.defined() &&
         !attention_.probes && env->steps_fixed()) {
-      return graphs_.run(started.instances, [&](const Instances& batch) {
-        // A capture decodes its own buffers; the batch as given has its environment.
-        const auto own = &batch == &started.instances ? nullptr : problem_->environment(batch);
-        auto& e = own ? *own : *env;
-        return decode(e, *model_->start(e, settings), selection, generator, forced);
-      });
+      return graphs_.run(
+          started.instances,
+          [&](const Instances& batch) {
+            // A capture decodes its own buffers; the batch as given has its environment.
+            const auto own = &batch == &started.instances ? nullptr : problem_->environment(batch);
+            auto& e = own ? *own : *env;
+            return decode(e, *model_->start(e, settings), selection, generator, forced);
+          },
+          selection == Selection::sample, generator);
     }
     return decode(*env, *model_->start(*env, settings), selection, generator, forced);
   }

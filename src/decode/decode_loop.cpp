@@ -4,6 +4,7 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace eie {
@@ -53,6 +54,9 @@ torch::Tensor sample_rows_by_tensor_ops(const torch::Tensor& probs, const torch:
 
 torch::Tensor sample_rows(const torch::Tensor& probs, const c10::optional<torch::Generator>& gen) {
   TORCH_CHECK(probs.dim() == 2 && probs.size(1) > 0, "sample_rows: probabilities [B, A], A > 0");
+  if (auto* given = UniformsGiven::active()) {
+    return sample_rows_by_tensor_ops(probs, given->next(probs.size(0), probs.options()));
+  }
   // The generators are the CPU's: the uniforms are drawn there on every device.
   const auto on_host = probs.options().device(torch::kCPU);
   if (!probs.is_cpu()) {
@@ -144,11 +148,31 @@ Trajectory decode(Environment& env, StepPolicy& policy, Selection selection,
 
 namespace {
 thread_local int deferred_checks = 0;
+thread_local UniformsGiven* innermost_uniforms = nullptr;
 }  // namespace
 
 HostChecksDeferred::HostChecksDeferred() { ++deferred_checks; }
 HostChecksDeferred::~HostChecksDeferred() { --deferred_checks; }
 bool HostChecksDeferred::active() { return deferred_checks > 0; }
+
+UniformsGiven::UniformsGiven(torch::Tensor rows)
+    : rows_(std::move(rows)), outer_(innermost_uniforms) {
+  TORCH_CHECK(!rows_.defined() || rows_.dim() == 2, "UniformsGiven: rows [S, B]");
+  innermost_uniforms = this;
+}
+UniformsGiven::~UniformsGiven() { innermost_uniforms = outer_; }
+UniformsGiven* UniformsGiven::active() { return innermost_uniforms; }
+
+torch::Tensor UniformsGiven::next(int64_t B, const torch::TensorOptions& options) {
+  const int64_t row = used_++;
+  if (!rows_.defined()) return torch::full({B}, 0.5, options);
+  TORCH_CHECK(row < rows_.size(0) && rows_.size(1) == B &&
+                  rows_.scalar_type() == options.dtype().toScalarType() &&
+                  rows_.device() == options.device(),
+              "UniformsGiven: draw ", row, " of ", B, " rows does not fit the given ",
+              rows_.sizes(), " ", rows_.options());
+  return rows_.select(0, row);
+}
 
 void throw_if_not_finite(const torch::Tensor& step_log_probs) {
   torch::NoGradGuard no_grad;

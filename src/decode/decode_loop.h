@@ -64,6 +64,32 @@ class HostChecksDeferred {
   [[nodiscard]] static bool active();
 };
 
+// While one lives on a thread, sample_rows() draws nothing from its generator: its n-th
+// call reads its uniforms from row n of `rows` [S, B] (in the probabilities' type, on
+// their device), or, where `rows` is undefined, takes 0.5 for each (a warm-up that leaves
+// the generator where it was). A CUDA graph captures those reads, and each replay's
+// caller first fills the rows from the generator in the order sample_rows() would have
+// drawn them (one uniform_ over [S, B] draws what S calls over [B] do), so that a
+// replayed rollout samples what one step by step does (GraphedRollouts).
+class UniformsGiven {
+ public:
+  explicit UniformsGiven(torch::Tensor rows = {});
+  ~UniformsGiven();
+  UniformsGiven(const UniformsGiven&) = delete;
+  UniformsGiven& operator=(const UniformsGiven&) = delete;
+  // The innermost one on this thread, or nullptr.
+  [[nodiscard]] static UniformsGiven* active();
+  // The uniforms [B] of the next draw, for probabilities of `options`.
+  [[nodiscard]] torch::Tensor next(int64_t B, const torch::TensorOptions& options);
+  // Draws read so far.
+  [[nodiscard]] int64_t used() const { return used_; }
+
+ private:
+  torch::Tensor rows_;
+  int64_t used_ = 0;
+  UniformsGiven* outer_;
+};
+
 // The decode loop's error for weights that produce non-finite logits, when
 // `step_log_probs` holds a NaN.
 void throw_if_not_finite(const torch::Tensor& step_log_probs);

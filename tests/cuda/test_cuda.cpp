@@ -109,11 +109,12 @@ INSTANTIATE_TEST_SUITE_P(EveryProblem, CudaAgrees, ::testing::ValuesIn(cases()),
                            return text;
                          });
 
-// Greedy TSP rollouts on the GPU are captured as a CUDA graph at the second batch of a
-// shape and replayed from the third (src/agent/graphed_rollouts.h): every batch, each of
-// new instances, gives the CPU's tours under every attention setting, and no capture
-// failed (a failure leaves a note on stderr and decodes step by step).
-TEST(Cuda, ReplayedGreedyRolloutsAgreeWithTheCpu) {
+// TSP rollouts on the GPU are captured as a CUDA graph at the second batch of a shape and
+// replayed from the third (src/agent/graphed_rollouts.h), greedy and sampled ones
+// (`sample:2`, and a training step's samples): every batch, each of new instances, gives
+// the CPU's tours under every attention setting, and no capture failed (a failure leaves
+// a note on stderr and decodes step by step).
+TEST(Cuda, ReplayedRolloutsAgreeWithTheCpu) {
   SKIP_WITHOUT_CUDA();
   const auto problem = make_problem("tsp");
   for (const auto& [name, config] : test::attention_settings("tsp")) {
@@ -126,12 +127,24 @@ TEST(Cuda, ReplayedGreedyRolloutsAgreeWithTheCpu) {
     testing::internal::CaptureStderr();
     for (int batch = 0; batch < 4; ++batch) {  // step by step, captured, replayed twice
       const auto instances = in_double(problem->generate(2, test::kRoutingSize, data_gen));
-      auto gen_cpu = at::make_generator<at::CPUGeneratorImpl>(11);
-      auto gen_gpu = at::make_generator<at::CPUGeneratorImpl>(11);
-      const auto on_cpu = solve(*cpu, instances, parse_decoding("greedy"), 2, gen_cpu);
-      const auto on_gpu = solve(*gpu, instances.to(kCuda), parse_decoding("greedy"), 2, gen_gpu);
-      EXPECT_TRUE(torch::equal(on_gpu.actions.cpu(), on_cpu.actions))
-          << name << ", batch " << batch;
+      for (const auto* decoding : {"greedy", "sample:2"}) {
+        auto gen_cpu = at::make_generator<at::CPUGeneratorImpl>(11 + batch);
+        auto gen_gpu = at::make_generator<at::CPUGeneratorImpl>(11 + batch);
+        const auto on_cpu = solve(*cpu, instances, parse_decoding(decoding), 2, gen_cpu);
+        const auto on_gpu = solve(*gpu, instances.to(kCuda), parse_decoding(decoding), 2, gen_gpu);
+        EXPECT_TRUE(torch::equal(on_gpu.actions.cpu(), on_cpu.actions))
+            << name << ", " << decoding << ", batch " << batch;
+      }
+      if (config.window == 0) {  // windowed training decodes step by step
+        auto gen_cpu = at::make_generator<at::CPUGeneratorImpl>(13 + batch);
+        auto gen_gpu = at::make_generator<at::CPUGeneratorImpl>(13 + batch);
+        const auto on_cpu =
+            cpu->rollout(instances, Selection::sample, gen_cpu, {}, Mode::training).actions;
+        const auto on_gpu =
+            gpu->rollout(instances.to(kCuda), Selection::sample, gen_gpu, {}, Mode::training)
+                .actions;
+        EXPECT_TRUE(torch::equal(on_gpu.cpu(), on_cpu)) << name << ", training, batch " << batch;
+      }
     }
     const auto notes = testing::internal::GetCapturedStderr();
     EXPECT_EQ(notes.find("CUDA graph"), std::string::npos) << name << ": " << notes;
