@@ -48,12 +48,15 @@ TEST(Window, GridSearchFindsTheNearestNodesEvenWithTiesAndClusters) {
 }
 
 // The search a GPU runs (every pair sorted) finds the grid search's nodes in its order,
-// ties broken by index in both.
+// ties broken by index in both, double positions rounded to float in both.
 TEST(Window, SortingFindsWhatTheGridSearchFinds) {
   auto gen = at::make_generator<at::CPUGeneratorImpl>(12);
   const auto ties = torch::randint(0, 6, {3, 80, 2}, gen).to(torch::kFloat);
   const auto uniform = torch::rand({3, 80, 2}, gen);
-  for (const auto& points : {ties, uniform}) {
+  // Double positions are searched as floats: offsets below float's resolution tie.
+  const auto jittered =
+      ties.to(torch::kDouble) + torch::rand({3, 80, 2}, gen, torch::kDouble) * 1e-9;
+  for (const auto& points : {ties, uniform, jittered}) {
     for (const int64_t k : {int64_t{1}, int64_t{12}, int64_t{80}}) {
       EXPECT_TRUE(
           torch::equal(nn::nearest_nodes_by_sorting(points, k), nn::nearest_nodes(points, k)))

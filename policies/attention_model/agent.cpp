@@ -8,8 +8,8 @@
 namespace eie::policy {
 
 namespace {
-const std::string kEmbeddingsField =
-    "embeddings";  // a training decode's input, beside the instances'
+// A training decode's input, beside the instances' fields.
+const std::string kEmbeddingsField = "embeddings";
 }  // namespace
 
 AttentionAgent::AttentionAgent(std::shared_ptr<const RoutingProblem> problem,

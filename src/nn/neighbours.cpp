@@ -10,15 +10,15 @@ namespace eie::nn {
 
 namespace {
 constexpr int64_t kGatherBudget = int64_t{1} << 22;    // gathered key elements at once
-constexpr int64_t kSortBudget = int64_t{1} << 25;      // node pairs sorted at once
+constexpr int64_t kSortBudget = int64_t{1} << 23;      // node pairs sorted at once
 }  // namespace
 
 torch::Tensor nearest_nodes_by_sorting(const torch::Tensor& positions, int64_t k) {
   const int64_t B = positions.size(0), n = positions.size(1);
   TORCH_CHECK(k >= 1 && k <= n, "nearest_nodes: k must be in [1, n]");
-  // Squared distances in double, as the grid search measures them; the stable sort breaks
-  // ties by index, as its sort of (distance, index) pairs does.
-  const auto xy = positions.detach().to(torch::kDouble);
+  // Squared distances in double from float positions, as the grid search measures them;
+  // the stable sort breaks ties by index, as its sort of (distance, index) pairs does.
+  const auto xy = positions.detach().to(torch::kFloat).to(torch::kDouble);
   const int64_t rows = std::max<int64_t>(1, kSortBudget / (n * n));
   std::vector<torch::Tensor> parts;
   for (int64_t b = 0; b < B; b += rows) {
