@@ -125,7 +125,7 @@ torch::Tensor Bpp3dProblem::cost_bound(const Instances& instances) const {
 torch::Tensor Bpp3dProblem::start_actions(const Instances& instances, int64_t K) const {
   // Box b in the first of its orientations that fits the base (actions b * 6 + o).
   const int64_t B = instances.count(), n = size(instances);
-  const auto boxes = spread_choices(n, K).to(instances.at("boxes").device());
+  const auto boxes = spread_choices(n, K, instances.at("boxes").device());
   const auto fits = environment(instances)->feasible().view({B, n, kOrientations});
   const auto first_fit = fits.index_select(1, boxes).to(torch::kByte).argmax(2);  // [B, K]
   return boxes.unsqueeze(0) * kOrientations + first_fit;

@@ -138,7 +138,7 @@ torch::Tensor CvrpProblem::check(const Instances& instances, const torch::Tensor
 
 torch::Tensor CvrpProblem::start_actions(const Instances& instances, int64_t K) const {
   const auto& coords = instances.at("coords");  // customers: actions 1..n (0 is the depot)
-  return (spread_choices(coords.size(1), K) + 1).to(coords.device()).expand({coords.size(0), K});
+  return (spread_choices(coords.size(1), K, coords.device()) + 1).expand({coords.size(0), K});
 }
 
 Instances CvrpProblem::permute(const Instances& instances, const torch::Tensor& perm) const {

@@ -79,7 +79,7 @@ torch::Tensor TspProblem::search(const Instances& instances, const torch::Tensor
 
 torch::Tensor TspProblem::start_actions(const Instances& instances, int64_t K) const {
   const auto& coords = instances.at("coords");
-  return spread_choices(coords.size(1), K).to(coords.device()).expand({coords.size(0), K});
+  return spread_choices(coords.size(1), K, coords.device()).expand({coords.size(0), K});
 }
 
 Instances TspProblem::permute(const Instances& instances, const torch::Tensor& perm) const {

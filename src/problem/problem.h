@@ -109,14 +109,17 @@ class Problem {
   }
 };
 
-// K of n choices spread evenly, [K] int64 (floor(i n / K): distinct for K <= n); throws
+// K of n choices spread evenly, [K] int64 on `device` (where the instances are: a start
+// action indexes them there) (floor(i n / K): distinct for K <= n); throws
 // std::invalid_argument naming the bounds for any other K.
-[[nodiscard]] inline torch::Tensor spread_choices(int64_t n, int64_t K) {
+[[nodiscard]] inline torch::Tensor spread_choices(int64_t n, int64_t K,
+                                                  const torch::Device& device) {
   if (K < 1 || K > n) {
     throw std::invalid_argument("multi-start: " + std::to_string(K) + " starts for instances of " +
                                 std::to_string(n) + " (expected 1.." + std::to_string(n) + ")");
   }
-  return torch::div(torch::arange(K, torch::kLong) * n, K, "floor");
+  return torch::div(torch::arange(K, torch::TensorOptions(torch::kLong).device(device)) * n, K,
+                    "floor");
 }
 
 // What a routing problem's environments give a policy to read (RoutingEnvironment):

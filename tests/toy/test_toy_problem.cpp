@@ -44,7 +44,8 @@ class LineProblem final : public Problem {
     return (visited - visited.roll(1, 1)).abs().sum(1);
   }
   [[nodiscard]] torch::Tensor start_actions(const Instances& instances, int64_t K) const override {
-    return spread_choices(size(instances), K).expand({instances.count(), K});
+    return spread_choices(size(instances), K, instances.at("x").device())
+        .expand({instances.count(), K});
   }
   [[nodiscard]] Instances permute(const Instances& instances,
                                   const torch::Tensor& perm) const override {
