@@ -3,9 +3,10 @@
 # the same machine, each side at the batches given: greedy TSP100 and TSP1600
 # (instances per second, and eie's mean cost on the CPU and in each GPU precision), the
 # rollout and the multi-start training steps (seconds per step, instances per second,
-# peak GPU memory read from nvidia-smi), CVRP100 and packing on the GPU against the
-# CPU's threads, and the CPU ratio on 2 threads. Prints Markdown tables (the ratios are
-# eie / reference: above 1, eie is faster).
+# peak GPU memory read from nvidia-smi), eie without CUDA graphs or without its own
+# kernels beside, CVRP100 and packing on the GPU against the CPU's threads, and the CPU
+# ratio on 2 threads. Prints Markdown tables (the ratios are eie / reference: above 1,
+# eie is faster).
 # Needs a CUDA build (scripts/setup-cuda.sh: build-cuda/) and python3 with a CUDA PyTorch.
 # usage: experiments/gpu_speed.sh [REF_AM_PY]   (PRECISION=float32|tf32, default tf32:
 #        the reference allows TF32; SECTIONS="greedy train other cpu" or a part of it;
@@ -53,14 +54,15 @@ sections=${SECTIONS:-greedy train other cpu}
 on() { [[ " $sections " == *" $1 "* ]]; }
 if on greedy; then
 echo
-echo "| greedy TSP (instances/s) | batch | reference | eie | eie / reference | eie step by step (EIE_CUDA_GRAPHS=0) |"
-echo "|---|---|---|---|---|---|"
+echo "| greedy TSP (instances/s) | batch | reference | eie | eie / reference | eie step by step (EIE_CUDA_GRAPHS=0) | eie in LibTorch's ops (EIE_CUDA_KERNELS=0) |"
+echo "|---|---|---|---|---|---|---|"
 for case in "100 1024" "100 4096" "100 16384" "1600 16" "1600 64"; do
   set -- $case
   r=$(ref_run cuda infer --n "$1" --batch "$2" --reps 3 | json instances_per_s 2>/dev/null || echo nan)
   e=$("$speed" tsp results/models/tsp100.h5 "$1" "$2" cuda 3 greedy "$precision" 2>"$work/e.err" | json instances_per_s 2>/dev/null || echo nan)
   s=$(EIE_CUDA_GRAPHS=0 "$speed" tsp results/models/tsp100.h5 "$1" "$2" cuda 3 greedy "$precision" 2>>"$work/e.err" | json instances_per_s 2>/dev/null || echo nan)
-  echo "| n = $1 | $2 | $r | $e | $(ratio "$e" "$r") | $s |"
+  o=$(EIE_CUDA_KERNELS=0 "$speed" tsp results/models/tsp100.h5 "$1" "$2" cuda 3 greedy "$precision" 2>>"$work/e.err" | json instances_per_s 2>/dev/null || echo nan)
+  echo "| n = $1 | $2 | $r | $e | $(ratio "$e" "$r") | $s | $o |"
   grep -m1 "note:" "$work/e.err" >&2
 done
 echo
@@ -75,12 +77,13 @@ done
 fi
 if on train; then
 echo
-echo "| training step, TSP100 | batch | reference s/step | eie s/step | reference inst/s | eie inst/s | eie / reference | peak MiB reference | peak MiB eie |"
-echo "|---|---|---|---|---|---|---|---|---|"
+echo "| training step, TSP100 | batch | reference s/step | eie s/step | reference inst/s | eie inst/s | eie / reference | peak MiB reference | peak MiB eie | eie s/step in LibTorch's ops (EIE_CUDA_KERNELS=0) |"
+echo "|---|---|---|---|---|---|---|---|---|---|"
 for batch in ${ROLLOUT_BATCHES:-512 2048 8192}; do
   r=$(peak_mib ref_run cuda rollout-step --n 100 --batch $batch --steps 3 | json seconds_per_step %.3f 2>/dev/null || echo nan); rp=$(cat "$work/peak")
   e=$(peak_mib eie_step --batch $batch --baseline-eval-size 16); ep=$(cat "$work/peak")
-  echo "| rollout | $batch | $r | $e | $(ratio $batch "$r") | $(ratio $batch "$e") | $(ratio "$r" "$e") | $rp | $ep |"
+  o=$(EIE_CUDA_KERNELS=0 eie_step --batch $batch --baseline-eval-size 16)
+  echo "| rollout | $batch | $r | $e | $(ratio $batch "$r") | $(ratio $batch "$e") | $(ratio "$r" "$e") | $rp | $ep | $o |"
 done
 ref_fits=1  # the reference keeps every step's graph: past the batch it first fails at, it is not run
 for batch in ${MULTISTART_BATCHES:-64 128 256 1024}; do
@@ -90,7 +93,7 @@ for batch in ${MULTISTART_BATCHES:-64 128 256 1024}; do
     [ "$r" = nan ] && ref_fits=0
   fi
   e=$(peak_mib eie_step --batch $batch --baseline multistart --starts 100); ep=$(cat "$work/peak")
-  echo "| multi-start (100 starts) | $batch | $r | $e | $(ratio $batch "$r") | $(ratio $batch "$e") | $(ratio "$r" "$e") | $rp | $ep |"
+  echo "| multi-start (100 starts) | $batch | $r | $e | $(ratio $batch "$r") | $(ratio $batch "$e") | $(ratio "$r" "$e") | $rp | $ep | |"
 done
 fi
 if on other; then

@@ -73,6 +73,10 @@ fi
 for tool in cmake ninja; do
   command -v $tool >/dev/null || fail "$tool not found (apt: cmake ninja-build; pip: cmake ninja)"
 done
+# nvcc for eie's own kernels: the CUDA Toolkit's, where PATH does not name one.
+if ! command -v nvcc >/dev/null && [ -z "${CUDACXX:-}" ] && [ -x /usr/local/cuda/bin/nvcc ]; then
+  export CUDACXX=/usr/local/cuda/bin/nvcc
+fi
 start=$(date +%s)
 mkdir -p build-cuda
 # No Python module: it is built against Debian's python3-torch, not this LibTorch.

@@ -74,8 +74,9 @@ class AttentionDecoder final : public StepPolicy {
     const auto refined = model_.project_out(
         nn::glimpse(glimpse_memory_, query, glimpse_.window > 0 ? outside : infeasible,
                     glimpse_.scale, glimpse_.probe, glimpse_bias(distance)));
-    auto chosen = pointer_log_probs(nn::pointer_scores(logit_keys_, refined),
-                                    pointer_window_ > 0 ? outside : infeasible, distance);
+    auto chosen =
+        nn::pointer_log_probs(logit_keys_, refined, model_.options().tanh_clip, pointer_beta_,
+                              distance, pointer_window_ > 0 ? outside : infeasible);
     if (pointer_probe_) pointer_probe_->add(chosen.exp().unsqueeze(0));
     return chosen;
   }
@@ -170,16 +171,12 @@ class AttentionDecoder final : public StepPolicy {
     return part;
   }
 
-  // Pointer log-probabilities from q.k scores [..., n']: one head scaled by
-  // 1/sqrt(E) (never rescaled), tanh clipping, then the distance bias (outside the
-  // clip, so that it can outweigh it), `masked` nodes at -inf.
+  // Pointer log-probabilities from q.k scores [..., n'] (nn::pointer_log_probs_of_scores).
   torch::Tensor pointer_log_probs(const torch::Tensor& scores, const torch::Tensor& masked,
                                   const torch::Tensor& distance) const {
     const auto& o = model_.options();
-    auto logits =
-        torch::tanh(scores / std::sqrt(static_cast<double>(o.encoder.embed_dim))) * o.tanh_clip;
-    if (pointer_beta_.defined() && distance.defined()) logits = logits - pointer_beta_ * distance;
-    return torch::log_softmax(nn::masked_scores(logits, masked), -1);
+    return nn::pointer_log_probs_of_scores(scores, o.encoder.embed_dim, o.tanh_clip, pointer_beta_,
+                                           distance, masked);
   }
 
   // `feasible` restricted to the window's nearest feasible nodes of the current

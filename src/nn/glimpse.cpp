@@ -1,9 +1,11 @@
 #include "src/nn/glimpse.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <vector>
 
+#include "src/nn/device_kernels.h"
 #include "src/nn/entropy_probe.h"
 #include "src/nn/fused_attention.h"
 #include "src/nn/head_kernels.h"
@@ -81,6 +83,12 @@ GlimpseMemory glimpse_memory(const torch::Tensor& keys, const torch::Tensor& val
 torch::Tensor glimpse(const GlimpseMemory& memory, const torch::Tensor& query,
                       const torch::Tensor& masked, double scale, EntropyProbe* probe,
                       const ScoreBias& bias) {
+  if (!probe) {
+    if (auto on_device = glimpse_on_device(memory, query, masked, scale, bias);
+        on_device.defined()) {
+      return on_device;
+    }
+  }
   const int64_t B = memory.keys.size(0), M = memory.keys.size(1), d = memory.keys.size(2);
   auto scores = head_scores(memory, query.view({B, M, d}) * scale);  // [B, M, n]
   if (bias.applies()) scores = scores - bias.offsets();
@@ -131,9 +139,24 @@ torch::Tensor masked_scores(torch::Tensor scores, const torch::Tensor& masked) {
       torch::zeros(masked.sizes(), scores.options()).masked_fill_(masked, minus_inf));
 }
 
-torch::Tensor pointer_scores(const torch::Tensor& keys, const torch::Tensor& query) {
+torch::Tensor pointer_log_probs_of_scores(const torch::Tensor& scores, int64_t dim, double clip,
+                                          const torch::Tensor& beta, const torch::Tensor& distance,
+                                          const torch::Tensor& masked) {
+  auto logits = torch::tanh(scores / std::sqrt(static_cast<double>(dim))) * clip;
+  if (beta.defined() && distance.defined()) logits = logits - beta * distance;
+  return torch::log_softmax(masked_scores(logits, masked), -1);
+}
+
+torch::Tensor pointer_log_probs(const torch::Tensor& keys, const torch::Tensor& query, double clip,
+                                const torch::Tensor& beta, const torch::Tensor& distance,
+                                const torch::Tensor& masked) {
+  if (auto on_device = pointer_log_probs_on_device(keys, query, clip, beta, distance, masked);
+      on_device.defined()) {
+    return on_device;
+  }
   // One product per instance (B of them, not B M): faster than multiply-and-sum at every n.
-  return torch::bmm(query.unsqueeze(1), keys).squeeze(1);
+  const auto scores = torch::bmm(query.unsqueeze(1), keys).squeeze(1);
+  return pointer_log_probs_of_scores(scores, keys.size(1), clip, beta, distance, masked);
 }
 
 }  // namespace eie::nn

@@ -23,7 +23,8 @@ struct GlimpseMemory {
 // Multi-head attention of one query per instance [B, E] over the nodes that are
 // not `masked` [B, n], with scores scale * q.k (less the bias, distances [B, n], when it
 // applies); returns the heads concatenated [B, E].
-// `probe`, when given, records the entropy of the attention rows.
+// `probe`, when given, records the entropy of the attention rows. On a GPU without a
+// probe, one kernel (device_kernels.h).
 [[nodiscard]] torch::Tensor glimpse(const GlimpseMemory& memory, const torch::Tensor& query,
                                     const torch::Tensor& masked, double scale,
                                     EntropyProbe* probe = nullptr, const ScoreBias& bias = {});
@@ -41,7 +42,20 @@ struct GlimpseMemory {
 // "Masks in training"). Pass a fresh tensor.
 [[nodiscard]] torch::Tensor masked_scores(torch::Tensor scores, const torch::Tensor& masked);
 
-// q.k of one query per instance [B, E] with every key [B, E, n]: [B, n].
-[[nodiscard]] torch::Tensor pointer_scores(const torch::Tensor& keys, const torch::Tensor& query);
+// Pointer log-probabilities from q.k scores [..., n] of queries of size `dim`: the
+// log-softmax of clip tanh(scores / sqrt(dim)) (never rescaled) less beta distance
+// (outside the clip, so that it can outweigh it; beta [1] and distances [..., n], no bias
+// where either is undefined), -inf where `masked`.
+[[nodiscard]] torch::Tensor pointer_log_probs_of_scores(const torch::Tensor& scores, int64_t dim,
+                                                        double clip, const torch::Tensor& beta,
+                                                        const torch::Tensor& distance,
+                                                        const torch::Tensor& masked);
+
+// pointer_log_probs_of_scores() for one query per instance [B, E] over keys [B, E, n]:
+// [B, n] (on a GPU, one kernel: device_kernels.h).
+[[nodiscard]] torch::Tensor pointer_log_probs(const torch::Tensor& keys, const torch::Tensor& query,
+                                              double clip, const torch::Tensor& beta,
+                                              const torch::Tensor& distance,
+                                              const torch::Tensor& masked);
 
 }  // namespace eie::nn

@@ -2,6 +2,7 @@
 // where no CUDA device is visible (a CPU LibTorch, or no GPU), so CI passes unchanged.
 // - every registered problem, decoding and attention setting: the same solutions on
 //   both devices (float64 networks, so that no near-tie flips a choice);
+// - the decode step's own kernels against the CPU's glimpse and pointer;
 // - one training step's gradients agree;
 // - the commands end to end with --device cuda, checkpoints moving between devices,
 //   and two data-parallel ranks sharing the GPU.
@@ -9,11 +10,13 @@
 #include <torch/cuda.h>
 
 #include <fstream>
+#include <limits>
 #include <ostream>
 #include <string>
 #include <vector>
 
 #include "src/agent/strategies.h"
+#include "src/nn/device_kernels.h"
 #include "tests/cli_support.h"
 #include "tests/conformance/attention_grid.h"
 #include "tests/test_support.h"
@@ -183,6 +186,73 @@ TEST(Cuda, TrainingStepGradientsAgree) {
       ASSERT_TRUE(p.value().grad().defined()) << name << " " << p.key();
       EXPECT_LT((p.value().grad().cpu() - expected).abs().max().item<double>() / scale, 1e-9)
           << name << " " << p.key();
+    }
+  }
+}
+
+// The decode step's kernels (src/nn/cuda/) against the CPU's glimpse and pointer, in
+// float32 and float64: every head size they take, node counts below, at and above a
+// block's threads, a distance bias or none, and an instance with every node masked
+// (NaN there, as softmax gives it).
+TEST(Cuda, DecodeKernelsAgreeWithTheCpu) {
+  SKIP_WITHOUT_CUDA();
+  torch::manual_seed(3);
+  const double inf = std::numeric_limits<double>::infinity();
+  for (const auto dtype : {torch::kFloat, torch::kDouble}) {
+    const double tolerance = dtype == torch::kFloat ? 1e-5 : 1e-12;
+    const auto options = torch::TensorOptions().dtype(dtype);
+    for (const int64_t d : {8, 16, 32, 64}) {
+      for (const int64_t n : {1, 33, 100, 600}) {
+        for (const bool biased : {false, true}) {
+          const int64_t B = 3, M = 4, E = M * d;
+          auto masked = torch::rand({B, n}) < 0.3;
+          masked.select(1, 0).fill_(false);
+          masked.select(0, 1).fill_(true);
+          const auto memory = nn::glimpse_memory(torch::randn({B, n, E}, options),
+                                                 torch::randn({B, n, E}, options), M);
+          const auto query = torch::randn({B, E}, options);
+          const auto distance = torch::rand({B, n}, options);
+          const nn::ScoreBias bias =
+              biased ? nn::ScoreBias{torch::rand({M}, options) * 5, distance} : nn::ScoreBias{};
+          const auto on = [](const nn::ScoreBias& b) {
+            return b.applies() ? nn::ScoreBias{b.beta.to(kCuda), b.distance.to(kCuda)} : b;
+          };
+          const std::string where = std::string(c10::toString(dtype)) + " d " + std::to_string(d) +
+                                    " n " + std::to_string(n) + (biased ? " biased" : "");
+          const auto glimpsed =
+              nn::glimpse_on_device({memory.keys.to(kCuda), memory.values.to(kCuda)},
+                                    query.to(kCuda), masked.to(kCuda), 0.3, on(bias));
+          ASSERT_TRUE(glimpsed.defined()) << where << ": the glimpse kernel declined";
+          const auto expected = nn::glimpse(memory, query, masked, 0.3, nullptr, bias);
+          EXPECT_TRUE(glimpsed.select(0, 1).cpu().isnan().all().item<bool>()) << where;
+          for (const int64_t b : {0, 2}) {
+            EXPECT_LT((glimpsed[b].cpu() - expected[b]).abs().max().item<double>(), tolerance)
+                << where;
+          }
+          const auto keys = torch::randn({B, E, n}, options),
+                     pointer_query = torch::randn({B, E}, options);
+          const auto beta = biased ? torch::full({1}, 2.5, options) : torch::Tensor();
+          const auto pointed = nn::pointer_log_probs_on_device(
+              keys.to(kCuda), pointer_query.to(kCuda), 10, biased ? beta.to(kCuda) : beta,
+              distance.to(kCuda), masked.to(kCuda));
+          ASSERT_TRUE(pointed.defined()) << where << ": the pointer kernel declined";
+          const auto scores = torch::bmm(pointer_query.unsqueeze(1), keys).squeeze(1);
+          const auto wanted =
+              nn::pointer_log_probs_of_scores(scores, E, 10, beta, distance, masked);
+          EXPECT_TRUE(pointed.select(0, 1).cpu().isnan().all().item<bool>()) << where;
+          for (const int64_t b : {0, 2}) {
+            const auto got = pointed[b].cpu();
+            EXPECT_TRUE(torch::equal(got == -inf, masked[b])) << where;
+            const auto open = masked[b].logical_not();
+            EXPECT_LT((got.masked_select(open) - wanted[b].masked_select(open))
+                          .abs()
+                          .max()
+                          .item<double>(),
+                      tolerance)
+                << where;
+          }
+        }
+      }
     }
   }
 }

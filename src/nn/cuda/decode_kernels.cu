@@ -1,0 +1,217 @@
+// The decode step's attention as two kernels: the glimpse (every head of an instance in
+// one pass over its keys and values) and the pointer (scores, tanh clip, distance bias,
+// mask and log-softmax). In LibTorch's ops they were 15 kernels a step, and the batched
+// products of one query row each read the keys at a fraction of the GPU's bandwidth.
+// One block per instance and head (glimpse) or per instance (pointer); threads stride
+// over the nodes, so that each load of a key row is coalesced.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "src/nn/cuda/decode_kernels.h"
+
+namespace eie::nn::cuda {
+
+namespace {
+
+constexpr unsigned kAllLanes = 0xffffffffu;
+constexpr int kMaxThreads = 256;
+
+__device__ inline float exponential(float x) { return expf(x); }
+__device__ inline double exponential(double x) { return exp(x); }
+__device__ inline float logarithm(float x) { return logf(x); }
+__device__ inline double logarithm(double x) { return log(x); }
+__device__ inline float hyperbolic_tangent(float x) { return tanhf(x); }
+__device__ inline double hyperbolic_tangent(double x) { return tanh(x); }
+__device__ inline float larger(float a, float b) { return fmaxf(a, b); }
+__device__ inline double larger(double a, double b) { return fmax(a, b); }
+
+template <typename T>
+__device__ T minus_infinity() {
+  return -static_cast<T>(INFINITY);
+}
+
+template <typename T>
+__device__ T warp_max(T v) {
+  for (int offset = 16; offset > 0; offset >>= 1) {
+    v = larger(v, __shfl_xor_sync(kAllLanes, v, offset));
+  }
+  return v;
+}
+
+template <typename T>
+__device__ T warp_sum(T v) {
+  for (int offset = 16; offset > 0; offset >>= 1) v += __shfl_xor_sync(kAllLanes, v, offset);
+  return v;
+}
+
+// The maximum of `v` over the block, in every thread; `slots` holds one value per warp.
+template <typename T>
+__device__ T block_max(T v, T* slots) {
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
+  v = warp_max(v);
+  if (lane == 0) slots[warp] = v;
+  __syncthreads();
+  T top = slots[0];
+  for (int w = 1; w < warps; ++w) top = larger(top, slots[w]);
+  __syncthreads();  // the slots are written again by the next reduction
+  return top;
+}
+
+// The sum of `v` over the block, in every thread.
+template <typename T>
+__device__ T block_sum(T v, T* slots) {
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
+  v = warp_sum(v);
+  if (lane == 0) slots[warp] = v;
+  __syncthreads();
+  T total = 0;
+  for (int w = 0; w < warps; ++w) total += slots[w];
+  __syncthreads();
+  return total;
+}
+
+// Threads of a block over n nodes: whole warps, at most kMaxThreads.
+int threads_for(int64_t n) {
+  const int64_t warps = (n + 31) / 32;
+  return static_cast<int>(std::min<int64_t>(kMaxThreads, std::max<int64_t>(1, warps) * 32));
+}
+
+// Block b M + m: instance b, head m. Each thread keeps an online softmax over its
+// nodes (running maximum, sum and value mix, rescaled when the maximum grows); the
+// block then brings them to the common maximum and adds them up.
+template <typename T, int D>
+__global__ void glimpse_kernel(const T* keys, const T* values, const T* query, const bool* masked,
+                               const T* beta, const T* distance, T* out, int64_t M, int64_t n,
+                               T scale) {
+  extern __shared__ __align__(sizeof(double)) unsigned char shared_bytes[];
+  T* slots = reinterpret_cast<T*>(shared_bytes);  // [warps (D + 1)], then [warps]
+  const int64_t bm = blockIdx.x, b = bm / M, m = bm % M;
+  const T* k = keys + bm * D * n;
+  const T* v = values + bm * D * n;
+  const bool* skip = masked + b * n;
+  T q[D];
+  for (int c = 0; c < D; ++c) q[c] = query[bm * D + c] * scale;  // (q scale).k, as the ops
+  const T head_beta = beta ? beta[m] : T(0);
+  T top = minus_infinity<T>(), sum = 0, mix[D];
+  for (int c = 0; c < D; ++c) mix[c] = 0;
+  for (int64_t j = threadIdx.x; j < n; j += blockDim.x) {
+    if (skip[j]) continue;
+    T score = 0;
+    for (int c = 0; c < D; ++c) score += q[c] * k[c * n + j];
+    if (beta) score -= head_beta * distance[b * n + j];
+    if (score == minus_infinity<T>()) continue;  // no weight, as softmax gives it
+    if (score > top) {
+      const T shrink = exponential(top - score);
+      sum *= shrink;
+      for (int c = 0; c < D; ++c) mix[c] *= shrink;
+      top = score;
+    }
+    const T weight = exponential(score - top);  // NaN scores make NaN rows, as softmax does
+    sum += weight;
+    for (int c = 0; c < D; ++c) mix[c] += weight * v[c * n + j];
+  }
+  const int warps = blockDim.x >> 5, lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  T* warp_tops = slots + warps * (D + 1);
+  const T block_top = block_max(top, warp_tops);
+  const T shrink = top == minus_infinity<T>() ? T(0) : exponential(top - block_top);
+  sum = warp_sum(sum * shrink);
+  for (int c = 0; c < D; ++c) mix[c] = warp_sum(mix[c] * shrink);
+  if (lane == 0) {
+    for (int c = 0; c < D; ++c) slots[warp * (D + 1) + c] = mix[c];
+    slots[warp * (D + 1) + D] = sum;
+  }
+  __syncthreads();
+  if (threadIdx.x < D) {
+    T total = 0, weights = 0;
+    for (int w = 0; w < warps; ++w) {
+      total += slots[w * (D + 1) + threadIdx.x];
+      weights += slots[w * (D + 1) + D];
+    }
+    out[bm * D + threadIdx.x] = total / weights;  // every node masked: 0 / 0, as softmax's NaN
+  }
+}
+
+// Block b: instance b. The clipped, biased and masked logits go to `out` first, then
+// each thread turns its own into log-probabilities once the block has their maximum and
+// sum of exponentials.
+template <typename T>
+__global__ void pointer_kernel(const T* keys, const T* query, const bool* masked, const T* beta,
+                               const T* distance, T* out, int64_t E, int64_t n, T divisor, T clip) {
+  extern __shared__ __align__(sizeof(double)) unsigned char shared_bytes[];
+  T* q = reinterpret_cast<T*>(shared_bytes);  // [E], then a slot per warp
+  T* slots = q + E;
+  const int64_t b = blockIdx.x;
+  for (int64_t c = threadIdx.x; c < E; c += blockDim.x) q[c] = query[b * E + c];
+  __syncthreads();
+  const T* k = keys + b * E * n;
+  T* row = out + b * n;
+  T top = minus_infinity<T>();
+  for (int64_t j = threadIdx.x; j < n; j += blockDim.x) {
+    T score = 0;
+    for (int64_t c = 0; c < E; ++c) score += q[c] * k[c * n + j];
+    T logit = hyperbolic_tangent(score / divisor) * clip;
+    if (beta) logit -= beta[0] * distance[b * n + j];
+    if (masked[b * n + j]) logit = minus_infinity<T>();
+    row[j] = logit;
+    top = larger(top, logit);
+  }
+  top = block_max(top, slots);
+  T sum = 0;
+  for (int64_t j = threadIdx.x; j < n; j += blockDim.x) sum += exponential(row[j] - top);
+  const T log_sum = logarithm(block_sum(sum, slots));
+  for (int64_t j = threadIdx.x; j < n; j += blockDim.x) row[j] = (row[j] - top) - log_sum;
+}
+
+template <typename T, int D>
+int launch_glimpse(const GlimpseArgs& a, cudaStream_t stream) {
+  const int threads = threads_for(a.n), warps = threads / 32;
+  const size_t shared = sizeof(T) * warps * (D + 2);
+  glimpse_kernel<T, D><<<static_cast<unsigned>(a.B * a.M), threads, shared, stream>>>(
+      static_cast<const T*>(a.keys), static_cast<const T*>(a.values),
+      static_cast<const T*>(a.query), a.masked, static_cast<const T*>(a.beta),
+      static_cast<const T*>(a.distance), static_cast<T*>(a.out), a.M, a.n, static_cast<T>(a.scale));
+  return static_cast<int>(cudaGetLastError());
+}
+
+template <typename T>
+int glimpse(const GlimpseArgs& a, void* stream) {
+  const auto s = static_cast<cudaStream_t>(stream);
+  switch (a.d) {
+    case 8:
+      return launch_glimpse<T, 8>(a, s);
+    case 16:
+      return launch_glimpse<T, 16>(a, s);
+    case 32:
+      return launch_glimpse<T, 32>(a, s);
+    case 64:
+      return launch_glimpse<T, 64>(a, s);
+    default:
+      return static_cast<int>(cudaErrorInvalidValue);
+  }
+}
+
+template <typename T>
+int pointer(const PointerArgs& a, void* stream) {
+  const int threads = threads_for(a.n);
+  const size_t shared = sizeof(T) * (a.E + threads / 32);
+  pointer_kernel<T>
+      <<<static_cast<unsigned>(a.B), threads, shared, static_cast<cudaStream_t>(stream)>>>(
+          static_cast<const T*>(a.keys), static_cast<const T*>(a.query), a.masked,
+          static_cast<const T*>(a.beta), static_cast<const T*>(a.distance), static_cast<T*>(a.out),
+          a.E, a.n, static_cast<T>(std::sqrt(static_cast<double>(a.E))), static_cast<T>(a.clip));
+  return static_cast<int>(cudaGetLastError());
+}
+
+}  // namespace
+
+bool glimpse_head_dim_fits(int64_t d) { return d == 8 || d == 16 || d == 32 || d == 64; }
+int glimpse_float(const GlimpseArgs& args, void* stream) { return glimpse<float>(args, stream); }
+int glimpse_double(const GlimpseArgs& args, void* stream) { return glimpse<double>(args, stream); }
+int pointer_float(const PointerArgs& args, void* stream) { return pointer<float>(args, stream); }
+int pointer_double(const PointerArgs& args, void* stream) { return pointer<double>(args, stream); }
+
+const char* error_string(int error) { return cudaGetErrorString(static_cast<cudaError_t>(error)); }
+
+}  // namespace eie::nn::cuda
