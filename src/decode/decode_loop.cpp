@@ -7,6 +7,8 @@
 #include <utility>
 #include <vector>
 
+#include "src/decode/device_sampling.h"
+
 namespace eie {
 
 namespace {
@@ -52,10 +54,19 @@ torch::Tensor sample_rows_by_tensor_ops(const torch::Tensor& probs, const torch:
   return torch::minimum(first_above, torch::where(last < 0, torch::full_like(last, A - 1), last));
 }
 
+namespace {
+// The draws from given uniforms [B] on the probabilities' device, on a GPU in one kernel
+// where it applies.
+torch::Tensor sample_rows_given(const torch::Tensor& probs, const torch::Tensor& uniforms) {
+  if (auto drawn = sample_rows_on_device(probs, uniforms); drawn.defined()) return drawn;
+  return sample_rows_by_tensor_ops(probs, uniforms);
+}
+}  // namespace
+
 torch::Tensor sample_rows(const torch::Tensor& probs, const c10::optional<torch::Generator>& gen) {
   TORCH_CHECK(probs.dim() == 2 && probs.size(1) > 0, "sample_rows: probabilities [B, A], A > 0");
   if (auto* given = UniformsGiven::active()) {
-    return sample_rows_by_tensor_ops(probs, given->next(probs.size(0), probs.options()));
+    return sample_rows_given(probs, given->next(probs.size(0), probs.options()));
   }
   // The generators are the CPU's: the uniforms are drawn there on every device.
   const auto on_host = probs.options().device(torch::kCPU);
@@ -64,7 +75,7 @@ torch::Tensor sample_rows(const torch::Tensor& probs, const c10::optional<torch:
     // queue, a pinned one does not (torch::rand's values: uniform_ on [0, 1)).
     const auto uniforms =
         torch::empty({probs.size(0)}, on_host.pinned_memory(true)).uniform_(0, 1, gen);
-    return sample_rows_by_tensor_ops(probs, uniforms.to(probs.device(), /*non_blocking=*/true));
+    return sample_rows_given(probs, uniforms.to(probs.device(), /*non_blocking=*/true));
   }
   const auto uniforms = torch::rand({probs.size(0)}, gen, on_host);
   const auto p = probs.contiguous();

@@ -1,15 +1,10 @@
 #include "src/nn/device_kernels.h"
 
 #ifdef EIE_CUDA_KERNELS
-#include <c10/cuda/CUDAGuard.h>
-#include <c10/cuda/CUDAStream.h>
-
-#include <cstdlib>
 #include <initializer_list>
-#include <stdexcept>
-#include <string>
 
 #include "src/nn/cuda/decode_kernels.h"
+#include "src/util/cuda_kernels.h"
 #endif
 
 namespace eie::nn {
@@ -27,21 +22,17 @@ torch::Tensor pointer_log_probs_on_device(const torch::Tensor&, const torch::Ten
   return {};
 }
 
+torch::Tensor distances_from_on_device(const torch::Tensor&, const torch::Tensor&) { return {}; }
+
 #else
 
 namespace {
 
-// Whether the kernels take `values` (undefined ones aside) and the mask `masked`: on one
-// GPU, of one type (float32 or float64), with no gradient to record; unless
-// EIE_CUDA_KERNELS=0 (LibTorch's ops, to compare).
-bool kernels_take(std::initializer_list<torch::Tensor> values, const torch::Tensor& masked) {
-  static const bool off = [] {
-    const char* value = std::getenv("EIE_CUDA_KERNELS");
-    return value && std::string(value) == "0";
-  }();
+// Whether the kernels take `values` (undefined ones aside; the first defined): on one
+// GPU, of one type (float32 or float64), with no gradient to record.
+bool kernels_take(std::initializer_list<torch::Tensor> values) {
   const auto& first = *values.begin();
-  if (off || !first.is_cuda() || masked.device() != first.device() ||
-      masked.scalar_type() != torch::kBool ||
+  if (!cuda_kernels_enabled() || !first.is_cuda() ||
       (first.scalar_type() != torch::kFloat && first.scalar_type() != torch::kDouble)) {
     return false;
   }
@@ -55,15 +46,13 @@ bool kernels_take(std::initializer_list<torch::Tensor> values, const torch::Tens
   return true;
 }
 
-void throw_if_failed(int error, const char* kernel) {
-  if (error != 0) {
-    throw std::runtime_error(std::string(kernel) + " kernel: " + cuda::error_string(error));
-  }
+// Whether `masked` is a mask [B, n] on the device of `like`.
+bool mask_fits(const torch::Tensor& masked, const torch::Tensor& like, int64_t B, int64_t n) {
+  return masked.scalar_type() == torch::kBool && masked.device() == like.device() &&
+         masked.sizes() == torch::IntArrayRef{B, n};
 }
 
-void* current_stream(const torch::Tensor& t) {
-  return c10::cuda::getCurrentCUDAStream(t.device().index()).stream();
-}
+const void* data_or_null(const torch::Tensor& t) { return t.defined() ? t.data_ptr() : nullptr; }
 
 }  // namespace
 
@@ -71,36 +60,33 @@ torch::Tensor glimpse_on_device(const GlimpseMemory& memory, const torch::Tensor
                                 const torch::Tensor& masked, double scale, const ScoreBias& bias) {
   const int64_t B = memory.keys.size(0), M = memory.keys.size(1), d = memory.keys.size(2),
                 n = memory.keys.size(3);
-  const auto beta = bias.applies() ? bias.beta : torch::Tensor();
-  const auto distance = bias.applies() ? bias.distance : torch::Tensor();
+  const auto beta = bias.applies() ? bias.beta.contiguous() : torch::Tensor();
+  const auto distance = bias.applies() ? bias.distance.contiguous() : torch::Tensor();
   if (!cuda::glimpse_head_dim_fits(d) ||
-      !kernels_take({query, memory.keys, memory.values, beta, distance}, masked) ||
-      masked.sizes() != torch::IntArrayRef{B, n} || query.numel() != B * M * d ||
+      !kernels_take({query, memory.keys, memory.values, beta, distance}) ||
+      !mask_fits(masked, query, B, n) || query.numel() != B * M * d ||
       (beta.defined() && (beta.numel() != M || distance.sizes() != torch::IntArrayRef{B, n}))) {
     return {};
   }
-  const c10::cuda::CUDAGuard on(query.device());
   const auto keys = memory.keys.contiguous(), values = memory.values.contiguous();
   const auto q = query.contiguous(), skip = masked.contiguous();
-  const auto b = beta.defined() ? beta.contiguous() : beta;
-  const auto dist = distance.defined() ? distance.contiguous() : distance;
   auto out = torch::empty({B, M * d}, q.options());
   const cuda::GlimpseArgs args{keys.data_ptr(),
                                values.data_ptr(),
                                q.data_ptr(),
                                skip.data_ptr<bool>(),
-                               b.defined() ? b.data_ptr() : nullptr,
-                               dist.defined() ? dist.data_ptr() : nullptr,
+                               data_or_null(beta),
+                               data_or_null(distance),
                                out.data_ptr(),
                                B,
                                M,
                                d,
                                n,
                                scale};
-  const auto stream = current_stream(q);
-  throw_if_failed(q.scalar_type() == torch::kFloat ? cuda::glimpse_float(args, stream)
-                                                   : cuda::glimpse_double(args, stream),
-                  "glimpse");
+  launch_cuda_kernel(q, "glimpse", [&](void* stream) {
+    return q.scalar_type() == torch::kFloat ? cuda::glimpse_float(args, stream)
+                                            : cuda::glimpse_double(args, stream);
+  });
   return out;
 }
 
@@ -110,32 +96,51 @@ torch::Tensor pointer_log_probs_on_device(const torch::Tensor& keys, const torch
                                           const torch::Tensor& masked) {
   const int64_t B = keys.size(0), E = keys.size(1), n = keys.size(2);
   const bool biased = beta.defined() && distance.defined();
-  if (!kernels_take(
-          {query, keys, biased ? beta : torch::Tensor(), biased ? distance : torch::Tensor()},
-          masked) ||
-      masked.sizes() != torch::IntArrayRef{B, n} || query.sizes() != torch::IntArrayRef{B, E} ||
-      (biased && (beta.numel() != 1 || distance.sizes() != torch::IntArrayRef{B, n}))) {
-    return {};
-  }
-  const c10::cuda::CUDAGuard on(query.device());
-  const auto k = keys.contiguous(), q = query.contiguous(), skip = masked.contiguous();
   const auto b = biased ? beta.contiguous() : torch::Tensor();
   const auto dist = biased ? distance.contiguous() : torch::Tensor();
+  if (!kernels_take({query, keys, b, dist}) || !mask_fits(masked, query, B, n) ||
+      query.sizes() != torch::IntArrayRef{B, E} ||
+      (biased && (b.numel() != 1 || dist.sizes() != torch::IntArrayRef{B, n}))) {
+    return {};
+  }
+  const auto k = keys.contiguous(), q = query.contiguous(), skip = masked.contiguous();
   auto out = torch::empty({B, n}, q.options());
   const cuda::PointerArgs args{k.data_ptr(),
                                q.data_ptr(),
                                skip.data_ptr<bool>(),
-                               biased ? b.data_ptr() : nullptr,
-                               biased ? dist.data_ptr() : nullptr,
+                               data_or_null(b),
+                               data_or_null(dist),
                                out.data_ptr(),
                                B,
                                E,
                                n,
                                clip};
-  const auto stream = current_stream(q);
-  throw_if_failed(q.scalar_type() == torch::kFloat ? cuda::pointer_float(args, stream)
-                                                   : cuda::pointer_double(args, stream),
-                  "pointer");
+  launch_cuda_kernel(q, "pointer", [&](void* stream) {
+    return q.scalar_type() == torch::kFloat ? cuda::pointer_float(args, stream)
+                                            : cuda::pointer_double(args, stream);
+  });
+  return out;
+}
+
+torch::Tensor distances_from_on_device(const torch::Tensor& positions,
+                                       const torch::Tensor& current) {
+  if (!kernels_take({positions}) || current.device() != positions.device() ||
+      current.scalar_type() != torch::kLong) {
+    return {};
+  }
+  const int64_t R = positions.size(0), n = positions.size(1);
+  const auto rows = current.contiguous();
+  auto out = torch::empty({R, n}, positions.options());
+  const cuda::DistancesArgs args{positions.data_ptr(),
+                                 {positions.stride(0), positions.stride(1), positions.stride(2)},
+                                 rows.data_ptr<int64_t>(),
+                                 out.data_ptr(),
+                                 R,
+                                 n};
+  launch_cuda_kernel(positions, "distances", [&](void* stream) {
+    return positions.scalar_type() == torch::kFloat ? cuda::distances_from_float(args, stream)
+                                                    : cuda::distances_from_double(args, stream);
+  });
   return out;
 }
 

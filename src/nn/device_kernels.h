@@ -1,11 +1,12 @@
 #pragma once
 
 // The decode step's attention on a GPU in eie's own kernels (src/nn/cuda/, the CUDA
-// build): one kernel for the glimpse and one for the pointer where LibTorch's ops took
-// 15 a step. Each function returns an undefined tensor where its kernel does not apply
-// (a CPU tensor, gradients recorded, a type other than float32 or float64, a head size
-// other than 8, 16, 32 or 64, a build without CUDA, or EIE_CUDA_KERNELS=0 in the
-// environment), and the caller computes the same with tensor ops.
+// build): one kernel each for the glimpse, the pointer and the distances from the current
+// node, where LibTorch's ops took up to 20 a step. Each function returns an undefined
+// tensor where its kernel does not apply (a CPU tensor, gradients recorded, a type other
+// than float32 or float64, a glimpse head size other than 8, 16, 32 or 64, or
+// util/cuda_kernels.h says they do not run), and the caller computes the same with
+// tensor ops.
 
 #include <torch/torch.h>
 
@@ -25,5 +26,9 @@ namespace eie::nn {
                                                         const torch::Tensor& beta,
                                                         const torch::Tensor& distance,
                                                         const torch::Tensor& masked);
+
+// distances_from() [R, n] for positions [R, n, 2] and current nodes [R] (int64).
+[[nodiscard]] torch::Tensor distances_from_on_device(const torch::Tensor& positions,
+                                                     const torch::Tensor& current);
 
 }  // namespace eie::nn

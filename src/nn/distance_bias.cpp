@@ -3,6 +3,7 @@
 #include <array>
 #include <cmath>
 
+#include "src/nn/device_kernels.h"
 #include "src/nn/head_kernels.h"  // kParallelWork
 #include "src/nn/kernel_operands.h"
 
@@ -68,6 +69,9 @@ torch::Tensor distances_from(const torch::Tensor& positions, const torch::Tensor
   const bool kernel =
       kernel_operand(positions) && current.device().is_cpu() && !positions.requires_grad();
   if (!kernel) {
+    if (auto on_device = distances_from_on_device(positions, current); on_device.defined()) {
+      return on_device;
+    }
     const auto here = positions.gather(1, current.view({R, 1, 1}).expand({R, 1, 2}));
     return distances(here, positions).squeeze(1);
   }

@@ -1,7 +1,8 @@
 // The decode step's attention as two kernels: the glimpse (every head of an instance in
 // one pass over its keys and values) and the pointer (scores, tanh clip, distance bias,
-// mask and log-softmax). In LibTorch's ops they were 15 kernels a step, and the batched
-// products of one query row each read the keys at a fraction of the GPU's bandwidth.
+// mask and log-softmax); in LibTorch's ops they were up to 15 kernels a step, and the
+// batched products of one query row each read the keys at a fraction of the GPU's
+// bandwidth. And the distances from the current node, five kernels in LibTorch's ops.
 // One block per instance and head (glimpse) or per instance (pointer); threads stride
 // over the nodes, so that each load of a key row is coalesced.
 #include <cuda_runtime.h>
@@ -164,6 +165,29 @@ __global__ void pointer_kernel(const T* keys, const T* query, const bool* masked
   for (int64_t j = threadIdx.x; j < n; j += blockDim.x) row[j] = (row[j] - top) - log_sum;
 }
 
+__device__ inline float product(float a, float b) { return __fmul_rn(a, b); }
+__device__ inline double product(double a, double b) { return __dmul_rn(a, b); }
+__device__ inline float total(float a, float b) { return __fadd_rn(a, b); }
+__device__ inline double total(double a, double b) { return __dadd_rn(a, b); }
+__device__ inline float root(float x) { return sqrtf(x); }
+__device__ inline double root(double x) { return sqrt(x); }
+
+// Thread r n + j: node j of row r.
+template <typename T>
+__global__ void distances_from_kernel(const T* positions, int64_t s0, int64_t s1, int64_t s2,
+                                      const int64_t* current, int64_t R, int64_t n, T* out) {
+  const int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
+  if (i >= R * n) return;
+  const int64_t r = i / n, j = i % n, c = current[r];
+  if (c < 0 || c >= n) {
+    out[i] = static_cast<T>(NAN);
+    return;
+  }
+  const T* row = positions + r * s0;
+  const T dx = row[c * s1] - row[j * s1], dy = row[c * s1 + s2] - row[j * s1 + s2];
+  out[i] = root(total(product(dx, dx), product(dy, dy)));
+}
+
 template <typename T, int D>
 int launch_glimpse(const GlimpseArgs& a, cudaStream_t stream) {
   const int threads = threads_for(a.n), warps = threads / 32;
@@ -204,6 +228,17 @@ int pointer(const PointerArgs& a, void* stream) {
   return static_cast<int>(cudaGetLastError());
 }
 
+template <typename T>
+int distances_from(const DistancesArgs& a, void* stream) {
+  constexpr int threads = 256;
+  const int64_t blocks = (a.R * a.n + threads - 1) / threads;
+  distances_from_kernel<T>
+      <<<static_cast<unsigned>(blocks), threads, 0, static_cast<cudaStream_t>(stream)>>>(
+          static_cast<const T*>(a.positions), a.stride[0], a.stride[1], a.stride[2], a.current, a.R,
+          a.n, static_cast<T*>(a.out));
+  return static_cast<int>(cudaGetLastError());
+}
+
 }  // namespace
 
 bool glimpse_head_dim_fits(int64_t d) { return d == 8 || d == 16 || d == 32 || d == 64; }
@@ -211,7 +246,11 @@ int glimpse_float(const GlimpseArgs& args, void* stream) { return glimpse<float>
 int glimpse_double(const GlimpseArgs& args, void* stream) { return glimpse<double>(args, stream); }
 int pointer_float(const PointerArgs& args, void* stream) { return pointer<float>(args, stream); }
 int pointer_double(const PointerArgs& args, void* stream) { return pointer<double>(args, stream); }
-
-const char* error_string(int error) { return cudaGetErrorString(static_cast<cudaError_t>(error)); }
+int distances_from_float(const DistancesArgs& args, void* stream) {
+  return distances_from<float>(args, stream);
+}
+int distances_from_double(const DistancesArgs& args, void* stream) {
+  return distances_from<double>(args, stream);
+}
 
 }  // namespace eie::nn::cuda

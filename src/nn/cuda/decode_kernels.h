@@ -4,7 +4,7 @@
 // build only). Plain pointers and sizes, no LibTorch or CUDA types, so that nvcc never
 // parses LibTorch's headers: device_kernels.cpp checks the tensors and calls these.
 // Each returns the CUDA error of its launch (0: launched), queued on `stream` (a
-// cudaStream_t), which a CUDA graph being captured there records.
+// cudaStream_t: util/cuda_kernels.h), which a CUDA graph being captured there records.
 
 #include <cstdint>
 
@@ -47,7 +47,17 @@ struct PointerArgs {
 [[nodiscard]] int pointer_float(const PointerArgs& args, void* stream);
 [[nodiscard]] int pointer_double(const PointerArgs& args, void* stream);
 
-// The message of a CUDA error code.
-[[nodiscard]] const char* error_string(int error);
+// nn::distances_from(): out[r, j] = |positions[r, j] - positions[r, current[r]]|, each
+// product and sum rounded as the CPU's loop rounds them (no fused multiply-add), NaN for
+// a current node out of range. positions [R, n, 2] at `stride` (elements); current [R].
+struct DistancesArgs {
+  const void* positions;
+  int64_t stride[3];
+  const int64_t* current;
+  void* out;
+  int64_t R, n;
+};
+[[nodiscard]] int distances_from_float(const DistancesArgs& args, void* stream);
+[[nodiscard]] int distances_from_double(const DistancesArgs& args, void* stream);
 
 }  // namespace eie::nn::cuda
