@@ -2,13 +2,15 @@
 // where no CUDA device is visible (a CPU LibTorch, or no GPU), so CI passes unchanged.
 // - every registered problem, decoding and attention setting: the same solutions on
 //   both devices (float64 networks, so that no near-tie flips a choice);
-// - the decode step's own kernels against the CPU's glimpse and pointer;
+// - the decode step's own kernels against the CPU's glimpse, pointer, sampling and
+//   distances;
 // - one training step's gradients agree;
 // - the commands end to end with --device cuda, checkpoints moving between devices,
 //   and two data-parallel ranks sharing the GPU.
 #include <gtest/gtest.h>
 #include <torch/cuda.h>
 
+#include <cmath>
 #include <fstream>
 #include <limits>
 #include <ostream>
@@ -16,6 +18,8 @@
 #include <vector>
 
 #include "src/agent/strategies.h"
+#include "src/decode/decode_loop.h"
+#include "src/decode/device_sampling.h"
 #include "src/nn/device_kernels.h"
 #include "tests/cli_support.h"
 #include "tests/conformance/attention_grid.h"
@@ -253,6 +257,36 @@ TEST(Cuda, DecodeKernelsAgreeWithTheCpu) {
           }
         }
       }
+    }
+  }
+}
+
+// The sampling and distance kernels give the CPU's numbers bit for bit: the same draws
+// from the same uniforms (rows without mass, a tail without mass, uniforms next to 1),
+// and the same distances (no fused multiply-add), float32 and float64.
+TEST(Cuda, SamplingAndDistanceKernelsGiveTheCpusBits) {
+  SKIP_WITHOUT_CUDA();
+  torch::manual_seed(4);
+  for (const auto dtype : {torch::kFloat, torch::kDouble}) {
+    const auto options = torch::TensorOptions().dtype(dtype);
+    for (const int64_t A : {1, 7, 100, 1600}) {
+      const int64_t B = 257;
+      auto probs = torch::rand({B, A}, options) * (torch::rand({B, A}) > 0.3).to(dtype);
+      probs[0].zero_();
+      probs.slice(0, 1, 9).slice(1, A / 2).zero_();
+      auto uniforms = torch::rand({B}, options);
+      uniforms.slice(0, 1, 5).fill_(std::nextafter(1.0, 0.0));
+      const auto drawn = sample_rows_on_device(probs.to(kCuda), uniforms.to(kCuda));
+      ASSERT_TRUE(drawn.defined()) << dtype << " A " << A << ": the sampling kernel declined";
+      EXPECT_TRUE(torch::equal(drawn.cpu(), sample_rows_by_tensor_ops(probs, uniforms)))
+          << dtype << " A " << A;
+
+      const auto positions = torch::rand({B, A, 2}, options);
+      const auto current = torch::randint(A, {B}, torch::kLong);
+      const auto distances = nn::distances_from_on_device(positions.to(kCuda), current.to(kCuda));
+      ASSERT_TRUE(distances.defined()) << dtype << " A " << A << ": the distance kernel declined";
+      EXPECT_TRUE(torch::equal(distances.cpu(), nn::distances_from(positions, current)))
+          << dtype << " A " << A;
     }
   }
 }
