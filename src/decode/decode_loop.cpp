@@ -8,36 +8,17 @@
 #include <vector>
 
 #include "src/decode/device_sampling.h"
+#include "src/decode/draw_row.h"
 
 namespace eie {
 
 namespace {
 
 // sample_rows() on rows of `probs` [B, A] (contiguous, on the CPU) with one uniform
-// each: accumulated in double and compared in T, as LibTorch's cumsum and searchsorted
-// would (the draws of the tensor-op version this replaced, bit for bit).
+// each (the draws of the tensor-op version this replaced, bit for bit).
 template <typename T>
 void draw_rows(const T* probs, const T* uniforms, int64_t B, int64_t A, int64_t* drawn) {
-  for (int64_t b = 0; b < B; ++b) {
-    const T* p = probs + b * A;
-    double sum = 0;
-    for (int64_t a = 0; a < A; ++a) sum += p[a];
-    int64_t last = A - 1;  // the last action with mass, where a draw at the total lands
-    for (int64_t a = A - 1; a >= 0; --a) {
-      if (p[a] > 0) {
-        last = a;
-        break;
-      }
-    }
-    const T target = uniforms[b] * static_cast<T>(sum);
-    double cumulative = 0;
-    int64_t a = 0;
-    for (; a < A; ++a) {
-      cumulative += p[a];
-      if (static_cast<T>(cumulative) > target) break;
-    }
-    drawn[b] = std::min(a, last);
-  }
+  for (int64_t b = 0; b < B; ++b) drawn[b] = draw_row(probs + b * A, A, uniforms[b]);
 }
 
 }  // namespace

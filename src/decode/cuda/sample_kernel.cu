@@ -1,9 +1,9 @@
-// sample_rows() on a GPU in one kernel, where LibTorch's ops (cumsum, comparisons,
-// reductions) took 17 a decode step. The arithmetic of decode_loop.cpp's draw_rows():
-// a row's sum and running sums in double, added in order, compared in the row's type.
+// sample_rows() on a GPU in one kernel, one thread a row, where LibTorch's ops (cumsum,
+// comparisons, reductions) took 17 a decode step: draw_row.h, as the CPU's loop.
 #include <cuda_runtime.h>
 
 #include "src/decode/cuda/sample_kernel.h"
+#include "src/decode/draw_row.h"
 
 namespace eie::cuda {
 
@@ -13,25 +13,7 @@ template <typename T>
 __global__ void sample_rows_kernel(const T* probs, const T* uniforms, int64_t B, int64_t A,
                                    int64_t* drawn) {
   const int64_t b = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
-  if (b >= B) return;
-  const T* p = probs + b * A;
-  double sum = 0;
-  for (int64_t a = 0; a < A; ++a) sum = __dadd_rn(sum, static_cast<double>(p[a]));
-  int64_t last = A - 1;  // the last action with mass, where a draw at the total lands
-  for (int64_t a = A - 1; a >= 0; --a) {
-    if (p[a] > 0) {
-      last = a;
-      break;
-    }
-  }
-  const T target = uniforms[b] * static_cast<T>(sum);
-  double cumulative = 0;
-  int64_t a = 0;
-  for (; a < A; ++a) {
-    cumulative = __dadd_rn(cumulative, static_cast<double>(p[a]));
-    if (static_cast<T>(cumulative) > target) break;
-  }
-  drawn[b] = a < last ? a : last;
+  if (b < B) drawn[b] = draw_row(probs + b * A, A, uniforms[b]);
 }
 
 template <typename T>

@@ -33,44 +33,39 @@ __device__ T minus_infinity() {
   return -static_cast<T>(INFINITY);
 }
 
-template <typename T>
-__device__ T warp_max(T v) {
+struct Larger {
+  template <typename T>
+  __device__ T operator()(T a, T b) const {
+    return larger(a, b);
+  }
+};
+struct Plus {
+  template <typename T>
+  __device__ T operator()(T a, T b) const {
+    return a + b;
+  }
+};
+
+// `combine` of `v` over the warp's lanes, in every lane.
+template <typename T, typename Combine>
+__device__ T warp_reduce(T v, Combine combine) {
   for (int offset = 16; offset > 0; offset >>= 1) {
-    v = larger(v, __shfl_xor_sync(kAllLanes, v, offset));
+    v = combine(v, __shfl_xor_sync(kAllLanes, v, offset));
   }
   return v;
 }
 
-template <typename T>
-__device__ T warp_sum(T v) {
-  for (int offset = 16; offset > 0; offset >>= 1) v += __shfl_xor_sync(kAllLanes, v, offset);
-  return v;
-}
-
-// The maximum of `v` over the block, in every thread; `slots` holds one value per warp.
-template <typename T>
-__device__ T block_max(T v, T* slots) {
+// `combine` of `v` over the block, in every thread; `slots` holds one value per warp.
+template <typename T, typename Combine>
+__device__ T block_reduce(T v, T* slots, Combine combine) {
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
-  v = warp_max(v);
+  v = warp_reduce(v, combine);
   if (lane == 0) slots[warp] = v;
   __syncthreads();
-  T top = slots[0];
-  for (int w = 1; w < warps; ++w) top = larger(top, slots[w]);
+  T all = slots[0];
+  for (int w = 1; w < warps; ++w) all = combine(all, slots[w]);
   __syncthreads();  // the slots are written again by the next reduction
-  return top;
-}
-
-// The sum of `v` over the block, in every thread.
-template <typename T>
-__device__ T block_sum(T v, T* slots) {
-  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
-  v = warp_sum(v);
-  if (lane == 0) slots[warp] = v;
-  __syncthreads();
-  T total = 0;
-  for (int w = 0; w < warps; ++w) total += slots[w];
-  __syncthreads();
-  return total;
+  return all;
 }
 
 // Threads of a block over n nodes: whole warps, at most kMaxThreads.
@@ -115,10 +110,10 @@ __global__ void glimpse_kernel(const T* keys, const T* values, const T* query, c
   }
   const int warps = blockDim.x >> 5, lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   T* warp_tops = slots + warps * (D + 1);
-  const T block_top = block_max(top, warp_tops);
+  const T block_top = block_reduce(top, warp_tops, Larger{});
   const T shrink = top == minus_infinity<T>() ? T(0) : exponential(top - block_top);
-  sum = warp_sum(sum * shrink);
-  for (int c = 0; c < D; ++c) mix[c] = warp_sum(mix[c] * shrink);
+  sum = warp_reduce(sum * shrink, Plus{});
+  for (int c = 0; c < D; ++c) mix[c] = warp_reduce(mix[c] * shrink, Plus{});
   if (lane == 0) {
     for (int c = 0; c < D; ++c) slots[warp * (D + 1) + c] = mix[c];
     slots[warp * (D + 1) + D] = sum;
@@ -158,10 +153,10 @@ __global__ void pointer_kernel(const T* keys, const T* query, const bool* masked
     row[j] = logit;
     top = larger(top, logit);
   }
-  top = block_max(top, slots);
+  top = block_reduce(top, slots, Larger{});
   T sum = 0;
   for (int64_t j = threadIdx.x; j < n; j += blockDim.x) sum += exponential(row[j] - top);
-  const T log_sum = logarithm(block_sum(sum, slots));
+  const T log_sum = logarithm(block_reduce(sum, slots, Plus{}));
   for (int64_t j = threadIdx.x; j < n; j += blockDim.x) row[j] = (row[j] - top) - log_sum;
 }
 
