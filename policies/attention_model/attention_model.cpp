@@ -31,8 +31,12 @@ class AttentionDecoder final : public StepPolicy {
  public:
   AttentionDecoder(AttentionModelImpl& model, const RoutingEnvironment& env,
                    const torch::Tensor& embeddings, const AttentionPlan& plan, int64_t group = 1)
-      : model_(model), env_(env), glimpse_(plan.glimpse), pointer_window_(plan.pointer_window),
-        pointer_probe_(plan.pointer_probe), group_(group) {
+      : model_(model),
+        env_(env),
+        glimpse_(plan.glimpse),
+        pointer_window_(plan.pointer_window),
+        pointer_probe_(plan.pointer_probe),
+        group_(group) {
     window_ = std::max(glimpse_.window, pointer_window_);
     if (group > 1 && (window_ > 0 || glimpse_.probe || pointer_probe_)) {
       throw std::logic_error("multi-start decoder: windows and probes need one row per instance");
@@ -74,9 +78,7 @@ class AttentionDecoder final : public StepPolicy {
     const auto refined = model_.project_out(
         nn::glimpse(glimpse_memory_, query, glimpse_.window > 0 ? outside : infeasible,
                     glimpse_.scale, glimpse_.probe, glimpse_bias(distance)));
-    auto chosen =
-        nn::pointer_log_probs(logit_keys_, refined, model_.options().tanh_clip, pointer_beta_,
-                              distance, pointer_window_ > 0 ? outside : infeasible);
+    auto chosen = pointer_log_probs(refined, pointer_window_ > 0 ? outside : infeasible, distance);
     if (pointer_probe_) pointer_probe_->add(chosen.exp().unsqueeze(0));
     return chosen;
   }
@@ -117,7 +119,7 @@ class AttentionDecoder final : public StepPolicy {
     }
     const auto refined = model_.project_out(nn::glimpse_steps(
         glimpse_memory_, query, infeasible, glimpse_.scale, glimpse_bias(distance)));
-    return pointer_log_probs(torch::matmul(refined, logit_keys_), infeasible, distance)
+    return pointer_log_probs(refined, infeasible, distance)
         .gather(2, actions.reshape({B, KT}).unsqueeze(2))
         .view({B * group_, T});
   }
@@ -140,8 +142,7 @@ class AttentionDecoder final : public StepPolicy {
             : torch::Tensor();
     const auto refined = model_.project_out(nn::glimpse_steps(
         glimpse_memory_, query, infeasible, glimpse_.scale, glimpse_bias(distance)));
-    return pointer_log_probs(torch::matmul(refined, logit_keys_), infeasible, distance)
-        .view({B * K, n});
+    return pointer_log_probs(refined, infeasible, distance).view({B * K, n});
   }
 
   // Whether a distance bias applies to the glimpse or the pointer.
@@ -171,12 +172,12 @@ class AttentionDecoder final : public StepPolicy {
     return part;
   }
 
-  // Pointer log-probabilities from q.k scores [..., n'] (nn::pointer_log_probs_of_scores).
-  torch::Tensor pointer_log_probs(const torch::Tensor& scores, const torch::Tensor& masked,
+  // Pointer log-probabilities of refined queries [B, E] or [B, T, E] over the logit keys
+  // (nn::pointer_log_probs).
+  torch::Tensor pointer_log_probs(const torch::Tensor& refined, const torch::Tensor& masked,
                                   const torch::Tensor& distance) const {
-    const auto& o = model_.options();
-    return nn::pointer_log_probs_of_scores(scores, o.encoder.embed_dim, o.tanh_clip, pointer_beta_,
-                                           distance, masked);
+    return nn::pointer_log_probs(logit_keys_, refined, model_.options().tanh_clip, pointer_beta_,
+                                 distance, masked);
   }
 
   // `feasible` restricted to the window's nearest feasible nodes of the current
@@ -280,8 +281,8 @@ class LocalViewDecoder final : public StepPolicy {
   AttentionDecoder& whole_instance() {
     if (!whole_) {
       const auto plan = plan_at_(env_.node_features().size(1));
-      whole_ = std::make_unique<AttentionDecoder>(model_, env_, model_.encode(env_, plan.encoder),
-                                                  plan);
+      whole_ =
+          std::make_unique<AttentionDecoder>(model_, env_, model_.encode(env_, plan.encoder), plan);
     }
     return *whole_;
   }

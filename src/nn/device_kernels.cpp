@@ -59,18 +59,18 @@ const void* data_or_null(const torch::Tensor& t) { return t.defined() ? t.data_p
 torch::Tensor glimpse_on_device(const GlimpseMemory& memory, const torch::Tensor& query,
                                 const torch::Tensor& masked, double scale, const ScoreBias& bias) {
   const int64_t B = memory.keys.size(0), M = memory.keys.size(1), d = memory.keys.size(2),
-                n = memory.keys.size(3);
+                n = memory.keys.size(3), R = query.size(0);
   const auto beta = bias.applies() ? bias.beta.contiguous() : torch::Tensor();
   const auto distance = bias.applies() ? bias.distance.contiguous() : torch::Tensor();
   if (!cuda::glimpse_head_dim_fits(d) ||
-      !kernels_take({query, memory.keys, memory.values, beta, distance}) ||
-      !mask_fits(masked, query, B, n) || query.numel() != B * M * d ||
-      (beta.defined() && (beta.numel() != M || distance.sizes() != torch::IntArrayRef{B, n}))) {
+      !kernels_take({query, memory.keys, memory.values, beta, distance}) || R % B != 0 ||
+      !mask_fits(masked, query, R, n) || query.sizes() != torch::IntArrayRef{R, M * d} ||
+      (beta.defined() && (beta.numel() != M || distance.sizes() != torch::IntArrayRef{R, n}))) {
     return {};
   }
   const auto keys = memory.keys.contiguous(), values = memory.values.contiguous();
   const auto q = query.contiguous(), skip = masked.contiguous();
-  auto out = torch::empty({B, M * d}, q.options());
+  auto out = torch::empty({R, M * d}, q.options());
   const cuda::GlimpseArgs args{keys.data_ptr(),
                                values.data_ptr(),
                                q.data_ptr(),
@@ -79,6 +79,7 @@ torch::Tensor glimpse_on_device(const GlimpseMemory& memory, const torch::Tensor
                                data_or_null(distance),
                                out.data_ptr(),
                                B,
+                               R / B,
                                M,
                                d,
                                n,
@@ -94,17 +95,17 @@ torch::Tensor pointer_log_probs_on_device(const torch::Tensor& keys, const torch
                                           double clip, const torch::Tensor& beta,
                                           const torch::Tensor& distance,
                                           const torch::Tensor& masked) {
-  const int64_t B = keys.size(0), E = keys.size(1), n = keys.size(2);
+  const int64_t B = keys.size(0), E = keys.size(1), n = keys.size(2), R = query.size(0);
   const bool biased = beta.defined() && distance.defined();
   const auto b = biased ? beta.contiguous() : torch::Tensor();
   const auto dist = biased ? distance.contiguous() : torch::Tensor();
-  if (!kernels_take({query, keys, b, dist}) || !mask_fits(masked, query, B, n) ||
-      query.sizes() != torch::IntArrayRef{B, E} ||
-      (biased && (b.numel() != 1 || dist.sizes() != torch::IntArrayRef{B, n}))) {
+  if (!kernels_take({query, keys, b, dist}) || R % B != 0 || !mask_fits(masked, query, R, n) ||
+      query.sizes() != torch::IntArrayRef{R, E} ||
+      (biased && (b.numel() != 1 || dist.sizes() != torch::IntArrayRef{R, n}))) {
     return {};
   }
   const auto k = keys.contiguous(), q = query.contiguous(), skip = masked.contiguous();
-  auto out = torch::empty({B, n}, q.options());
+  auto out = torch::empty({R, n}, q.options());
   const cuda::PointerArgs args{k.data_ptr(),
                                q.data_ptr(),
                                skip.data_ptr<bool>(),
@@ -112,6 +113,7 @@ torch::Tensor pointer_log_probs_on_device(const torch::Tensor& keys, const torch
                                data_or_null(dist),
                                out.data_ptr(),
                                B,
+                               R / B,
                                E,
                                n,
                                clip};

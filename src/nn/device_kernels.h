@@ -14,13 +14,15 @@
 
 namespace eie::nn {
 
-// glimpse() without a probe: [B, E].
+// glimpse() without a probe, for K query rows per instance of `memory` (B instances):
+// queries [B K, E], masks and distances [B K, n]; [B K, E].
 [[nodiscard]] torch::Tensor glimpse_on_device(const GlimpseMemory& memory,
                                               const torch::Tensor& query,
                                               const torch::Tensor& masked, double scale,
                                               const ScoreBias& bias);
 
-// pointer_log_probs() of one query per instance [B, E] over keys [B, E, n]: [B, n].
+// pointer_log_probs() of K query rows [B K, E] per instance over keys [B, E, n], masks and
+// distances [B K, n]: [B K, n].
 [[nodiscard]] torch::Tensor pointer_log_probs_on_device(const torch::Tensor& keys,
                                                         const torch::Tensor& query, double clip,
                                                         const torch::Tensor& beta,

@@ -102,6 +102,14 @@ torch::Tensor glimpse_steps(const GlimpseMemory& memory, const torch::Tensor& qu
                             const torch::Tensor& masked, double scale, const ScoreBias& bias) {
   const int64_t B = queries.size(0), T = queries.size(1);
   const int64_t M = memory.keys.size(1), d = memory.keys.size(2), n = memory.keys.size(3);
+  if (queries.is_cuda()) {  // as B T query rows: one kernel where it applies
+    const auto rows = [&](const torch::Tensor& t) { return t.reshape({B * T, t.size(2)}); };
+    const auto bias_rows = bias.applies() ? ScoreBias{bias.beta, rows(bias.distance)} : bias;
+    if (auto on_device = glimpse_on_device(memory, rows(queries), rows(masked), scale, bias_rows);
+        on_device.defined()) {
+      return on_device.view({B, T, M * d});
+    }
+  }
   // The [B, M, T, n] scores a chunk of queries at a time: a multi-start step scores
   // K T queries per instance (6,400 trajectories of n = 100: 2 GB per such tensor).
   const int64_t chunk = std::max<int64_t>(1, kMaxStepScores / (B * M * n));
@@ -150,6 +158,20 @@ torch::Tensor pointer_log_probs_of_scores(const torch::Tensor& scores, int64_t d
 torch::Tensor pointer_log_probs(const torch::Tensor& keys, const torch::Tensor& query, double clip,
                                 const torch::Tensor& beta, const torch::Tensor& distance,
                                 const torch::Tensor& masked) {
+  if (query.dim() == 3) {  // [B, T, E]: T query rows per instance
+    if (query.is_cuda()) {
+      const int64_t B = query.size(0), T = query.size(1), n = keys.size(2);
+      const auto rows = [&](const torch::Tensor& t) { return t.reshape({B * T, t.size(2)}); };
+      const auto distance_rows = beta.defined() && distance.defined() ? rows(distance) : distance;
+      if (auto on_device = pointer_log_probs_on_device(keys, rows(query), clip, beta, distance_rows,
+                                                       rows(masked));
+          on_device.defined()) {
+        return on_device.view({B, T, n});
+      }
+    }
+    return pointer_log_probs_of_scores(torch::matmul(query, keys), keys.size(1), clip, beta,
+                                       distance, masked);
+  }
   if (auto on_device = pointer_log_probs_on_device(keys, query, clip, beta, distance, masked);
       on_device.defined()) {
     return on_device;

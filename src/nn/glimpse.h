@@ -31,7 +31,8 @@ struct GlimpseMemory {
 
 // glimpse() for T queries per instance [B, T, E] at once, each with its own mask
 // [B, T, n] (and distances [B, T, n]): [B, T, E]. Scores decoded solutions in one
-// pass for training.
+// pass for training, and decodes K rows of an instance together (multi-start); on a GPU
+// without gradients, one kernel (device_kernels.h).
 [[nodiscard]] torch::Tensor glimpse_steps(const GlimpseMemory& memory, const torch::Tensor& queries,
                                           const torch::Tensor& masked, double scale,
                                           const ScoreBias& bias = {});
@@ -52,7 +53,8 @@ struct GlimpseMemory {
                                                         const torch::Tensor& masked);
 
 // pointer_log_probs_of_scores() for one query per instance [B, E] over keys [B, E, n]:
-// [B, n] (on a GPU, one kernel: device_kernels.h).
+// [B, n]; or for T per instance [B, T, E] (masks and distances [B, T, n]): [B, T, n]. On
+// a GPU without gradients, one kernel (device_kernels.h).
 [[nodiscard]] torch::Tensor pointer_log_probs(const torch::Tensor& keys, const torch::Tensor& query,
                                               double clip, const torch::Tensor& beta,
                                               const torch::Tensor& distance,

@@ -261,6 +261,44 @@ TEST(Cuda, DecodeKernelsAgreeWithTheCpu) {
   }
 }
 
+// Multi-start rows: K query rows per instance attend to the instance's keys, in the
+// kernels as in glimpse_steps() and pointer_log_probs() on the CPU.
+TEST(Cuda, DecodeKernelsTakeKRowsPerInstance) {
+  SKIP_WITHOUT_CUDA();
+  torch::manual_seed(6);
+  const auto options = torch::TensorOptions().dtype(torch::kDouble);
+  const int64_t B = 3, K = 5, M = 4, d = 16, E = M * d, n = 70;
+  auto masked = torch::rand({B, K, n}) < 0.3;
+  masked.select(2, 0).fill_(false);
+  const auto distance = torch::rand({B, K, n}, options);
+  const nn::ScoreBias bias{torch::rand({M}, options) * 5, distance};
+  const auto memory =
+      nn::glimpse_memory(torch::randn({B, n, E}, options), torch::randn({B, n, E}, options), M);
+  const auto query = torch::randn({B, K, E}, options);
+  const auto rows = [&](const torch::Tensor& t) { return t.reshape({B * K, t.size(2)}).to(kCuda); };
+  const auto glimpsed =
+      nn::glimpse_on_device({memory.keys.to(kCuda), memory.values.to(kCuda)}, rows(query),
+                            rows(masked), 0.3, nn::ScoreBias{bias.beta.to(kCuda), rows(distance)});
+  ASSERT_TRUE(glimpsed.defined()) << "the glimpse kernel declined K rows per instance";
+  const auto expected = nn::glimpse_steps(memory, query, masked, 0.3, bias);
+  EXPECT_LT((glimpsed.cpu().view({B, K, E}) - expected).abs().max().item<double>(), 1e-12);
+
+  const auto keys = torch::randn({B, E, n}, options);
+  const auto beta = torch::full({1}, 2.5, options);
+  const auto pointed = nn::pointer_log_probs_on_device(
+      keys.to(kCuda), rows(query), 10, beta.to(kCuda), rows(distance), rows(masked));
+  ASSERT_TRUE(pointed.defined()) << "the pointer kernel declined K rows per instance";
+  const auto wanted = nn::pointer_log_probs(keys, query, 10, beta, distance, masked);
+  const auto open = masked.logical_not();
+  EXPECT_TRUE(torch::equal(
+      pointed.cpu().view({B, K, n}) == -std::numeric_limits<double>::infinity(), masked));
+  EXPECT_LT((pointed.cpu().view({B, K, n}).masked_select(open) - wanted.masked_select(open))
+                .abs()
+                .max()
+                .item<double>(),
+            1e-12);
+}
+
 // The sampling and distance kernels give the CPU's numbers bit for bit: the same draws
 // from the same uniforms (rows without mass, a tail without mass, uniforms next to 1),
 // and the same distances (no fused multiply-add), float32 and float64.

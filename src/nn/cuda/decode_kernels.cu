@@ -1,10 +1,11 @@
-// The decode step's attention as two kernels: the glimpse (every head of an instance in
-// one pass over its keys and values) and the pointer (scores, tanh clip, distance bias,
-// mask and log-softmax); in LibTorch's ops they were up to 15 kernels a step, and the
-// batched products of one query row each read the keys at a fraction of the GPU's
-// bandwidth. And the distances from the current node, five kernels in LibTorch's ops.
-// One block per instance and head (glimpse) or per instance (pointer); threads stride
-// over the nodes, so that each load of a key row is coalesced.
+// The decode step's attention as two kernels: the glimpse (every head of a query row in
+// one pass over its instance's keys and values) and the pointer (scores, tanh clip,
+// distance bias, mask and log-softmax); in LibTorch's ops they were up to 15 kernels a
+// step, and the batched products of one query row each read the keys at a fraction of
+// the GPU's bandwidth. And the distances from the current node, five kernels in
+// LibTorch's ops. One block per query row and head (glimpse) or per query row (pointer);
+// threads stride over the nodes, so that each load of a key row is coalesced. A
+// multi-start decode has `group` query rows per instance, reading the instance's keys.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -74,21 +75,21 @@ int threads_for(int64_t n) {
   return static_cast<int>(std::min<int64_t>(kMaxThreads, std::max<int64_t>(1, warps) * 32));
 }
 
-// Block b M + m: instance b, head m. Each thread keeps an online softmax over its
+// Block r M + m: query row r, head m. Each thread keeps an online softmax over its
 // nodes (running maximum, sum and value mix, rescaled when the maximum grows); the
 // block then brings them to the common maximum and adds them up.
 template <typename T, int D>
 __global__ void glimpse_kernel(const T* keys, const T* values, const T* query, const bool* masked,
-                               const T* beta, const T* distance, T* out, int64_t M, int64_t n,
-                               T scale) {
+                               const T* beta, const T* distance, T* out, int64_t group, int64_t M,
+                               int64_t n, T scale) {
   extern __shared__ __align__(sizeof(double)) unsigned char shared_bytes[];
   T* slots = reinterpret_cast<T*>(shared_bytes);  // [warps (D + 1)], then [warps]
-  const int64_t bm = blockIdx.x, b = bm / M, m = bm % M;
-  const T* k = keys + bm * D * n;
-  const T* v = values + bm * D * n;
-  const bool* skip = masked + b * n;
+  const int64_t rm = blockIdx.x, r = rm / M, m = rm % M, memory = (r / group * M + m) * D * n;
+  const T* k = keys + memory;
+  const T* v = values + memory;
+  const bool* skip = masked + r * n;
   T q[D];
-  for (int c = 0; c < D; ++c) q[c] = query[bm * D + c] * scale;  // (q scale).k, as the ops
+  for (int c = 0; c < D; ++c) q[c] = query[rm * D + c] * scale;  // (q scale).k, as the ops
   const T head_beta = beta ? beta[m] : T(0);
   T top = minus_infinity<T>(), sum = 0, mix[D];
   for (int c = 0; c < D; ++c) mix[c] = 0;
@@ -96,7 +97,7 @@ __global__ void glimpse_kernel(const T* keys, const T* values, const T* query, c
     if (skip[j]) continue;
     T score = 0;
     for (int c = 0; c < D; ++c) score += q[c] * k[c * n + j];
-    if (beta) score -= head_beta * distance[b * n + j];
+    if (beta) score -= head_beta * distance[r * n + j];
     if (score == minus_infinity<T>()) continue;  // no weight, as softmax gives it
     if (score > top) {
       const T shrink = exponential(top - score);
@@ -125,31 +126,32 @@ __global__ void glimpse_kernel(const T* keys, const T* values, const T* query, c
       total += slots[w * (D + 1) + threadIdx.x];
       weights += slots[w * (D + 1) + D];
     }
-    out[bm * D + threadIdx.x] = total / weights;  // every node masked: 0 / 0, as softmax's NaN
+    out[rm * D + threadIdx.x] = total / weights;  // every node masked: 0 / 0, as softmax's NaN
   }
 }
 
-// Block b: instance b. The clipped, biased and masked logits go to `out` first, then
-// each thread turns its own into log-probabilities once the block has their maximum and
+// Block r: query row r (of instance r / group). The clipped, biased and masked logits go to `out`
+// first, then each thread turns its own into log-probabilities once the block has their maximum and
 // sum of exponentials.
 template <typename T>
 __global__ void pointer_kernel(const T* keys, const T* query, const bool* masked, const T* beta,
-                               const T* distance, T* out, int64_t E, int64_t n, T divisor, T clip) {
+                               const T* distance, T* out, int64_t group, int64_t E, int64_t n,
+                               T divisor, T clip) {
   extern __shared__ __align__(sizeof(double)) unsigned char shared_bytes[];
   T* q = reinterpret_cast<T*>(shared_bytes);  // [E], then a slot per warp
   T* slots = q + E;
-  const int64_t b = blockIdx.x;
-  for (int64_t c = threadIdx.x; c < E; c += blockDim.x) q[c] = query[b * E + c];
+  const int64_t r = blockIdx.x;
+  for (int64_t c = threadIdx.x; c < E; c += blockDim.x) q[c] = query[r * E + c];
   __syncthreads();
-  const T* k = keys + b * E * n;
-  T* row = out + b * n;
+  const T* k = keys + r / group * E * n;
+  T* row = out + r * n;
   T top = minus_infinity<T>();
   for (int64_t j = threadIdx.x; j < n; j += blockDim.x) {
     T score = 0;
     for (int64_t c = 0; c < E; ++c) score += q[c] * k[c * n + j];
     T logit = hyperbolic_tangent(score / divisor) * clip;
-    if (beta) logit -= beta[0] * distance[b * n + j];
-    if (masked[b * n + j]) logit = minus_infinity<T>();
+    if (beta) logit -= beta[0] * distance[r * n + j];
+    if (masked[r * n + j]) logit = minus_infinity<T>();
     row[j] = logit;
     top = larger(top, logit);
   }
@@ -187,10 +189,11 @@ template <typename T, int D>
 int launch_glimpse(const GlimpseArgs& a, cudaStream_t stream) {
   const int threads = threads_for(a.n), warps = threads / 32;
   const size_t shared = sizeof(T) * warps * (D + 2);
-  glimpse_kernel<T, D><<<static_cast<unsigned>(a.B * a.M), threads, shared, stream>>>(
+  glimpse_kernel<T, D><<<static_cast<unsigned>(a.B * a.group * a.M), threads, shared, stream>>>(
       static_cast<const T*>(a.keys), static_cast<const T*>(a.values),
       static_cast<const T*>(a.query), a.masked, static_cast<const T*>(a.beta),
-      static_cast<const T*>(a.distance), static_cast<T*>(a.out), a.M, a.n, static_cast<T>(a.scale));
+      static_cast<const T*>(a.distance), static_cast<T*>(a.out), a.group, a.M, a.n,
+      static_cast<T>(a.scale));
   return static_cast<int>(cudaGetLastError());
 }
 
@@ -215,11 +218,12 @@ template <typename T>
 int pointer(const PointerArgs& a, void* stream) {
   const int threads = threads_for(a.n);
   const size_t shared = sizeof(T) * (a.E + threads / 32);
-  pointer_kernel<T>
-      <<<static_cast<unsigned>(a.B), threads, shared, static_cast<cudaStream_t>(stream)>>>(
-          static_cast<const T*>(a.keys), static_cast<const T*>(a.query), a.masked,
-          static_cast<const T*>(a.beta), static_cast<const T*>(a.distance), static_cast<T*>(a.out),
-          a.E, a.n, static_cast<T>(std::sqrt(static_cast<double>(a.E))), static_cast<T>(a.clip));
+  pointer_kernel<T><<<static_cast<unsigned>(a.B * a.group), threads, shared,
+                      static_cast<cudaStream_t>(stream)>>>(
+      static_cast<const T*>(a.keys), static_cast<const T*>(a.query), a.masked,
+      static_cast<const T*>(a.beta), static_cast<const T*>(a.distance), static_cast<T*>(a.out),
+      a.group, a.E, a.n, static_cast<T>(std::sqrt(static_cast<double>(a.E))),
+      static_cast<T>(a.clip));
   return static_cast<int>(cudaGetLastError());
 }
 

@@ -10,11 +10,12 @@
 
 namespace eie::nn::cuda {
 
-// The heads' glimpse of one query per instance, as nn::glimpse() computes it: per
-// instance b and head m, softmax over the nodes j that are not masked of
-// scale * q[b, m].keys[b, m, :, j] - beta[m] distance[b, j], mixing values[b, m, :, j].
-// keys, values [B, M, d, n]; query, out [B, M d]; masked [B, n] (bool); beta [M] and
-// distance [B, n] both null without a bias. d is 8, 16, 32 or 64 (glimpse_head_dim_fits).
+// The heads' glimpse of `group` queries per instance, as nn::glimpse() computes it for
+// one: per query row r (of instance r / group) and head m, softmax over the nodes j that
+// are not masked of scale * q[r, m].keys[r / group, m, :, j] - beta[m] distance[r, j],
+// mixing values[r / group, m, :, j]. keys, values [B, M, d, n]; query, out [B group, M d];
+// masked [B group, n] (bool); beta [M] and distance [B group, n] both null without a
+// bias. d is 8, 16, 32 or 64 (glimpse_head_dim_fits).
 struct GlimpseArgs {
   const void* keys;
   const void* values;
@@ -23,17 +24,18 @@ struct GlimpseArgs {
   const void* beta;
   const void* distance;
   void* out;
-  int64_t B, M, d, n;
+  int64_t B, group, M, d, n;
   double scale;
 };
 [[nodiscard]] bool glimpse_head_dim_fits(int64_t d);
 [[nodiscard]] int glimpse_float(const GlimpseArgs& args, void* stream);
 [[nodiscard]] int glimpse_double(const GlimpseArgs& args, void* stream);
 
-// Pointer log-probabilities of one query per instance, as nn::pointer_log_probs():
-// log-softmax over j of clip tanh(q[b].keys[b, :, j] / sqrt(E)) - beta[0] distance[b, j],
-// -inf where masked. keys [B, E, n]; query [B, E]; masked [B, n] (bool); beta [1] and
-// distance [B, n] both null without a bias; out [B, n].
+// Pointer log-probabilities of `group` queries per instance, as nn::pointer_log_probs():
+// per query row r, log-softmax over j of clip tanh(q[r].keys[r / group, :, j] / sqrt(E))
+// - beta[0] distance[r, j], -inf where masked. keys [B, E, n]; query [B group, E];
+// masked [B group, n] (bool); beta [1] and distance [B group, n] both null without a
+// bias; out [B group, n].
 struct PointerArgs {
   const void* keys;
   const void* query;
@@ -41,7 +43,7 @@ struct PointerArgs {
   const void* beta;
   const void* distance;
   void* out;
-  int64_t B, E, n;
+  int64_t B, group, E, n;
   double clip;
 };
 [[nodiscard]] int pointer_float(const PointerArgs& args, void* stream);
