@@ -3,15 +3,14 @@
 // scoring the sampled tours with gradients, backward, and Adam. The phases are those
 // of eie train's step (AttentionAgent::run and the trainer), timed one by one after
 // warm-up steps. With STARTS > 0, the multi-start step instead: no baseline rollout,
-// each instance decoded from STARTS forced first cities with gradients (no scoring
-// pass), the encoder run once. With OPS = ops, also the sampled decode and the backward
-// of one more step op by op (LibTorch's profiler: self time, calls, and the rate of ops
-// that count their floating-point operations; the profiler's own cost inflates ops that
-// are many and small). With BIAS = bias, the network has the shipped models' learned
-// distance bias (pointer beta 8, the other betas 0). With DEVICE = cuda, on the GPU
-// (each phase ends when the GPU has finished it; the op tables show the host's time).
-// Run: build/experiments/rollout_step_profile [STEPS [BATCH [THREADS [STARTS [OPS [BIAS
-// [DEVICE]]]]]]]
+// each instance decoded from STARTS forced first cities, the encoder run once; on the
+// CPU with gradients (no scoring pass), on a GPU without them and scored after. With OPS = ops,
+// also the sampled decode and the backward of one more step op by op (LibTorch's profiler: self
+// time, calls, and the rate of ops that count their floating-point operations; the profiler's own
+// cost inflates ops that are many and small). With BIAS = bias, the network has the shipped models'
+// learned distance bias (pointer beta 8, the other betas 0). With DEVICE = cuda, on the GPU (each
+// phase ends when the GPU has finished it; the op tables show the host's time). Run:
+// build/experiments/rollout_step_profile [STEPS [BATCH [THREADS [STARTS [OPS [BIAS [DEVICE]]]]]]]
 #include <omp.h>
 #include <torch/csrc/autograd/profiler_legacy.h>
 #include <torch/cuda.h>
@@ -101,6 +100,9 @@ int main(int argc, char** argv) {
     network.encoder.trained_bias.learn = true;
   }
   const torch::Device device(argc > 7 ? argv[7] : "cpu");
+  // As AttentionAgent::run: decode without gradients and score after, but multi-start
+  // rows on the CPU, which decode with gradients.
+  const bool score_after = starts == 0 || device.is_cuda();
   torch::set_num_threads(threads);
   omp_set_num_threads(threads);
   const int64_t n = 100;
@@ -120,7 +122,7 @@ int main(int argc, char** argv) {
   const std::vector<std::string> order = {
       "baseline greedy rollout",
       "encoder (with gradients)",
-      starts == 0 ? "sampled decode (no gradients)" : "sampled decode (with gradients)",
+      score_after ? "sampled decode (no gradients)" : "sampled decode (with gradients)",
       "scoring (with gradients)",
       "backward",
       "Adam step"};
@@ -166,22 +168,22 @@ int main(int argc, char** argv) {
     Trajectory t;
     {
       std::optional<torch::NoGradGuard> no_grad;
-      if (starts == 0) no_grad.emplace();
+      if (score_after) no_grad.emplace();
       const auto decoding = routing->environment(decoded);
       Guard guard;
       if (step == steps) profile(guard, "sampled decode");
       t = decode(*decoding,
-                 *model->start(*decoding, starts == 0 ? embeddings.detach() : embeddings, plan, K),
+                 *model->start(*decoding, score_after ? embeddings.detach() : embeddings, plan, K),
                  Selection::sample, generator, forced);
     }
     phase(order[2]);
     torch::Tensor log_likelihood = t.log_likelihood;
-    if (starts == 0) {
+    if (score_after) {
       const auto env = routing->environment(decoded);
-      log_likelihood = model->score(*env, embeddings, plan, t.actions, K).sum(1);
-    } else {
-      reference = t.cost.view({-1, K}).mean(1, true).expand({-1, K}).reshape(-1);
+      log_likelihood = own_log_likelihood(model->score(*env, embeddings, plan, t.actions, K),
+                                          starts > 0 ? 1 : 0);
     }
+    if (starts > 0) reference = t.cost.view({-1, K}).mean(1, true).expand({-1, K}).reshape(-1);
     const auto loss = ((t.cost - reference) * log_likelihood).mean();
     phase(order[3]);
     optimizer.zero_grad();
@@ -204,7 +206,9 @@ int main(int argc, char** argv) {
       threads);
   std::printf("|---|---|---|\n");
   for (const auto& name : order) {
-    if (starts > 0 && (name == order[0] || name == order[3])) continue;  // none in this step
+    if ((starts > 0 && name == order[0]) || (!score_after && name == order[3])) {
+      continue;  // none in this step
+    }
     std::printf("| %s | %.3f | %.0f%% |\n", name.c_str(), seconds[name] / steps,
                 100 * seconds[name] / total);
   }

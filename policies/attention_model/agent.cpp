@@ -36,29 +36,35 @@ Trajectory AttentionAgent::run(const Instances& instances, Selection selection,
   const int64_t K = started.starts;
   // Training one row per instance: encode once with gradients, decode without them, score
   // with them (a step's ops are small, and autograd's bookkeeping per op would dominate).
-  // Multi-start rows (K per instance) decode with gradients instead, below: their ops are
-  // large, and scoring all K T steps again cost more than it saved. Both measured in
-  // results/speed.md ("Multi-start training step").
-  if (window == 0 && mode == Mode::training && K == 1) {
+  // On the CPU, multi-start rows (K per instance) decode with gradients instead, below:
+  // their ops are large, and scoring all K T steps again cost more than it saved (both
+  // measured in results/speed.md, "Multi-start training step"). On a GPU they decode
+  // without gradients too: there a step's launches cost more than its work, and the
+  // decode runs eie's kernels (results/gpu.md).
+  if (window == 0 && mode == Mode::training &&
+      (K == 1 || (device().is_cuda() && !attention_.probes))) {
     const auto settings = plan(problem_->size(instances));
     const auto embeddings = model_->encode(*problem_->environment(instances), settings.encoder);
     const auto env = problem_->environment(started.instances);
     return decode_then_score(
         [&] {
-          // The embeddings travel as one more field of the batch: a CUDA graph of the
-          // decode reads them from its buffers (environments read their own fields only).
-          const auto decode_batch = [&](const Instances& batch) {
+          const auto decode_with = [&](const Instances& batch, const torch::Tensor& encoded) {
             const auto decoding = problem_->environment(batch);
-            return decode(*decoding,
-                          *model_->start(*decoding, batch.at(kEmbeddingsField), settings, K),
-                          selection, generator, forced);
+            return decode(*decoding, *model_->start(*decoding, encoded, settings, K), selection,
+                          generator, forced);
           };
-          const auto batch = started.instances.with(kEmbeddingsField, embeddings.detach());
-          if (selection == Selection::sample && !forced.defined() && !attention_.probes &&
+          if (K == 1 && selection == Selection::sample && !forced.defined() && !attention_.probes &&
               env->steps_fixed()) {
-            return graphs_.run(batch, decode_batch, /*sampled=*/true, generator);
+            // The embeddings travel as one more field of the batch: a CUDA graph of the
+            // decode reads them from its buffers (environments read their own fields only).
+            return graphs_.run(
+                started.instances.with(kEmbeddingsField, embeddings.detach()),
+                [&](const Instances& batch) {
+                  return decode_with(batch, batch.at(kEmbeddingsField));
+                },
+                /*sampled=*/true, generator);
           }
-          return decode_batch(batch);
+          return decode_with(started.instances, embeddings.detach());
         },
         [&](const torch::Tensor& actions) {
           return model_->score(*env, embeddings, settings, actions, K);

@@ -4,7 +4,8 @@
 //   both devices (float64 networks, so that no near-tie flips a choice);
 // - the decode step's own kernels against the CPU's glimpse, pointer, sampling and
 //   distances;
-// - one training step's gradients agree;
+// - one training step's gradients agree, a multi-start step's too (decoded without
+//   gradients on the GPU, with them on the CPU);
 // - the commands end to end with --device cuda, checkpoints moving between devices,
 //   and two data-parallel ranks sharing the GPU.
 #include <gtest/gtest.h>
@@ -21,6 +22,7 @@
 #include "src/decode/decode_loop.h"
 #include "src/decode/device_sampling.h"
 #include "src/nn/device_kernels.h"
+#include "src/train/multistart.h"
 #include "tests/cli_support.h"
 #include "tests/conformance/attention_grid.h"
 #include "tests/test_support.h"
@@ -325,6 +327,42 @@ TEST(Cuda, SamplingAndDistanceKernelsGiveTheCpusBits) {
       ASSERT_TRUE(distances.defined()) << dtype << " A " << A << ": the distance kernel declined";
       EXPECT_TRUE(torch::equal(distances.cpu(), nn::distances_from(positions, current)))
           << dtype << " A " << A;
+    }
+  }
+}
+
+// A multi-start training step's loss: on the CPU its rows decode with gradients, on a
+// GPU without them (eie's kernels) and are scored after; the same samples (the CPU's
+// generator on both) must give the same gradients, the trained first choice's included.
+TEST(Cuda, MultiStartStepGradientsAgree) {
+  SKIP_WITHOUT_CUDA();
+  for (const auto* name : {"tsp", "cvrp"}) {
+    const auto problem = make_problem(name);
+    auto cpu = small_agent(problem, 20);
+    auto gpu = cpu->clone();
+    gpu->network().to(kCuda);
+    cpu->network().train();
+    gpu->network().train();
+    auto data = at::make_generator<at::CPUGeneratorImpl>(4);
+    const auto instances = in_double(problem->generate(4, 20, data));
+    auto gen_cpu = at::make_generator<at::CPUGeneratorImpl>(21);
+    auto gen_gpu = at::make_generator<at::CPUGeneratorImpl>(21);
+    const auto on_cpu = multistart_loss(*cpu, instances, 1, 5, gen_cpu, /*learn_first=*/true);
+    const auto on_gpu =
+        multistart_loss(*gpu, instances.to(kCuda), 1, 5, gen_gpu, /*learn_first=*/true);
+    ASSERT_TRUE(torch::equal(on_gpu.actions.cpu(), on_cpu.actions)) << name << ": other samples";
+    on_cpu.loss.backward();
+    on_gpu.loss.backward();
+    const auto cpu_params = cpu->network().named_parameters();
+    double scale = 0;
+    for (const auto& p : cpu_params)
+      scale = std::max(scale, p.value().grad().abs().max().item<double>());
+    ASSERT_GT(scale, 0) << name;
+    for (const auto& p : gpu->network().named_parameters()) {
+      const auto& expected = cpu_params[p.key()].grad();
+      ASSERT_TRUE(p.value().grad().defined()) << name << " " << p.key();
+      EXPECT_LT((p.value().grad().cpu() - expected).abs().max().item<double>() / scale, 1e-9)
+          << name << " " << p.key();
     }
   }
 }
