@@ -2,9 +2,10 @@
 # Everything one short visit to a GPU machine checks, in one call, each step's log and a
 # summary (exit status and seconds per step) kept in $OUT (default build-cuda/session):
 # the CUDA build (scripts/setup-cuda.sh), the `cuda` tests (in SHARDS processes sharing
-# the GPU, default 8; eie's kernels off for the rest where their tests fail), with BURST="RUN SECONDS" one training burst of
-# results/models/gpu/RUN on the same build (experiments/gpu_train.sh; its files in
-# $OUT/RUN), experiments/gpu_speed.sh's SECTIONS (default "greedy train"), the fast suite
+# the GPU, default 8; eie's kernels off for the rest where their tests fail), with
+# BURST="RUN SECONDS" one training burst of results/models/gpu/RUN on the same build
+# (experiments/gpu_train.sh; its files in $OUT/RUN; skipped where the training gradients
+# tests fail), experiments/gpu_speed.sh's SECTIONS (default "greedy train"), the fast suite
 # against the CUDA LibTorch, where a training step's time goes
 # (experiments/rollout_step_profile, rollout and multi-start), then the rest of the suite
 # (the binary's tests: what time is left is theirs). A step that fails does
@@ -66,6 +67,13 @@ if grep -qh "^\[  FAILED  \] Cuda\.\(DecodeKernels\|SamplingAndDistance\)" "$out
   export EIE_CUDA_KERNELS=0
   echo "eie's CUDA kernels failed their tests: the rest runs without them (EIE_CUDA_KERNELS=0)" |
     tee -a "$out/summary.txt"
+fi
+# A burst trains only where a training step's gradients are the CPU's.
+if [ -n "${BURST:-}" ] &&
+  grep -qh "^\[  FAILED  \] Cuda\.\(TrainingStep\|MultiStartStep\)GradientsAgree" "$out"/cuda_tests.*.log; then
+  echo "burst: skipped, the GPU's training gradients are not the CPU's (cuda_tests)" |
+    tee -a "$out/summary.txt"
+  BURST=""
 fi
 if [ -n "${BURST:-}" ]; then
   read -r burst_run burst_seconds <<<"$BURST"
