@@ -14,8 +14,10 @@
 #include <cmath>
 #include <fstream>
 #include <limits>
+#include <memory>
 #include <ostream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "src/agent/strategies.h"
@@ -160,17 +162,41 @@ TEST(Cuda, ReplayedRolloutsAgreeWithTheCpu) {
   }
 }
 
+// The same small float64 network for `problem` on the CPU and on the GPU, in training.
+std::pair<std::unique_ptr<Agent>, std::unique_ptr<Agent>> training_pair(
+    const std::shared_ptr<const Problem>& problem) {
+  auto cpu = small_agent(problem, 20);
+  auto gpu = cpu->clone();
+  gpu->network().to(kCuda);
+  cpu->network().train();
+  gpu->network().train();
+  return {std::move(cpu), std::move(gpu)};
+}
+
+// The gradients left on `gpu`'s parameters equal `cpu`'s, relative to the largest of the
+// network: a bias that batch normalisation follows has a gradient of 0 but for rounding,
+// whose relative error means nothing.
+void expect_same_gradients(Agent& cpu, Agent& gpu, const std::string& name) {
+  const auto cpu_params = cpu.network().named_parameters();
+  double scale = 0;
+  for (const auto& p : cpu_params)
+    scale = std::max(scale, p.value().grad().abs().max().item<double>());
+  ASSERT_GT(scale, 0) << name;
+  for (const auto& p : gpu.network().named_parameters()) {
+    const auto& expected = cpu_params[p.key()].grad();
+    ASSERT_TRUE(p.value().grad().defined()) << name << " " << p.key();
+    EXPECT_LT((p.value().grad().cpu() - expected).abs().max().item<double>() / scale, 1e-9)
+        << name << " " << p.key();
+  }
+}
+
 // The gradients of one REINFORCE-shaped loss (replayed tours, as a training step
 // scores its samples) on both devices.
 TEST(Cuda, TrainingStepGradientsAgree) {
   SKIP_WITHOUT_CUDA();
   for (const auto* name : {"tsp", "cvrp"}) {
     const auto problem = make_problem(name);
-    auto cpu = small_agent(problem, 20);
-    auto gpu = cpu->clone();
-    gpu->network().to(kCuda);
-    cpu->network().train();
-    gpu->network().train();
+    auto [cpu, gpu] = training_pair(problem);
     auto gen = at::make_generator<at::CPUGeneratorImpl>(3);
     const auto instances = in_double(problem->generate(8, 20, gen));
     const auto tours = cpu->rollout(instances, Selection::sample, gen).actions;
@@ -180,19 +206,7 @@ TEST(Cuda, TrainingStepGradientsAgree) {
     };
     loss(*cpu, instances, tours).backward();
     loss(*gpu, instances.to(kCuda), tours.to(kCuda)).backward();
-    // Relative to the largest gradient of the network: a bias that batch normalisation
-    // follows has a gradient of 0 but for rounding, whose relative error means nothing.
-    const auto cpu_params = cpu->network().named_parameters();
-    double scale = 0;
-    for (const auto& p : cpu_params)
-      scale = std::max(scale, p.value().grad().abs().max().item<double>());
-    ASSERT_GT(scale, 0) << name;
-    for (const auto& p : gpu->network().named_parameters()) {
-      const auto& expected = cpu_params[p.key()].grad();
-      ASSERT_TRUE(p.value().grad().defined()) << name << " " << p.key();
-      EXPECT_LT((p.value().grad().cpu() - expected).abs().max().item<double>() / scale, 1e-9)
-          << name << " " << p.key();
-    }
+    expect_same_gradients(*cpu, *gpu, name);
   }
 }
 
@@ -338,11 +352,7 @@ TEST(Cuda, MultiStartStepGradientsAgree) {
   SKIP_WITHOUT_CUDA();
   for (const auto* name : {"tsp", "cvrp"}) {
     const auto problem = make_problem(name);
-    auto cpu = small_agent(problem, 20);
-    auto gpu = cpu->clone();
-    gpu->network().to(kCuda);
-    cpu->network().train();
-    gpu->network().train();
+    auto [cpu, gpu] = training_pair(problem);
     auto data = at::make_generator<at::CPUGeneratorImpl>(4);
     const auto instances = in_double(problem->generate(4, 20, data));
     auto gen_cpu = at::make_generator<at::CPUGeneratorImpl>(21);
@@ -353,17 +363,7 @@ TEST(Cuda, MultiStartStepGradientsAgree) {
     ASSERT_TRUE(torch::equal(on_gpu.actions.cpu(), on_cpu.actions)) << name << ": other samples";
     on_cpu.loss.backward();
     on_gpu.loss.backward();
-    const auto cpu_params = cpu->network().named_parameters();
-    double scale = 0;
-    for (const auto& p : cpu_params)
-      scale = std::max(scale, p.value().grad().abs().max().item<double>());
-    ASSERT_GT(scale, 0) << name;
-    for (const auto& p : gpu->network().named_parameters()) {
-      const auto& expected = cpu_params[p.key()].grad();
-      ASSERT_TRUE(p.value().grad().defined()) << name << " " << p.key();
-      EXPECT_LT((p.value().grad().cpu() - expected).abs().max().item<double>() / scale, 1e-9)
-          << name << " " << p.key();
-    }
+    expect_same_gradients(*cpu, *gpu, name);
   }
 }
 
