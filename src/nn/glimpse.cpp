@@ -176,8 +176,14 @@ torch::Tensor pointer_log_probs(const torch::Tensor& keys, const torch::Tensor& 
       on_device.defined()) {
     return on_device;
   }
-  // One product per instance (B of them, not B M): faster than multiply-and-sum at every n.
-  const auto scores = torch::bmm(query.unsqueeze(1), keys).squeeze(1);
+  // Without gradients on the CPU, head_kernels.h's products (one group per instance: no
+  // per-instance dispatch, as bmm's was); else one product per instance (B of them, not
+  // B M): faster than multiply-and-sum at every n.
+  const int64_t B = keys.size(0), E = keys.size(1), n = keys.size(2);
+  const auto scores = kernels_apply(query, keys)
+                          ? run_kernel(keys.view({B, 1, E, n}), query, {B, n},
+                                       [](auto... args) { query_key_products(args...); })
+                          : torch::bmm(query.unsqueeze(1), keys).squeeze(1);
   return pointer_log_probs_of_scores(scores, keys.size(1), clip, beta, distance, masked);
 }
 
