@@ -219,7 +219,7 @@ TEST(Cuda, DecodeKernelsAgreeWithTheCpu) {
   torch::manual_seed(3);
   const double inf = std::numeric_limits<double>::infinity();
   for (const auto dtype : {torch::kFloat, torch::kDouble}) {
-    const double tolerance = dtype == torch::kFloat ? 1e-5 : 1e-12;
+    const double tolerance = dtype == torch::kFloat ? 1e-4 : 1e-12;  // float: sums of 256 products
     const auto options = torch::TensorOptions().dtype(dtype);
     for (const int64_t d : {8, 16, 32, 64}) {
       for (const int64_t n : {1, 33, 100, 600}) {
