@@ -21,6 +21,13 @@ void draw_rows(const T* probs, const T* uniforms, int64_t B, int64_t A, int64_t*
   for (int64_t b = 0; b < B; ++b) drawn[b] = draw_row(probs + b * A, A, uniforms[b]);
 }
 
+// The draws from given uniforms [B] on the probabilities' device, on a GPU in one kernel
+// where it applies.
+torch::Tensor sample_rows_given(const torch::Tensor& probs, const torch::Tensor& uniforms) {
+  if (auto drawn = sample_rows_on_device(probs, uniforms); drawn.defined()) return drawn;
+  return sample_rows_by_tensor_ops(probs, uniforms);
+}
+
 }  // namespace
 
 torch::Tensor sample_rows_by_tensor_ops(const torch::Tensor& probs, const torch::Tensor& uniforms) {
@@ -34,15 +41,6 @@ torch::Tensor sample_rows_by_tensor_ops(const torch::Tensor& probs, const torch:
   const auto last = columns.masked_fill(probs <= 0, -1).amax(1);
   return torch::minimum(first_above, torch::where(last < 0, torch::full_like(last, A - 1), last));
 }
-
-namespace {
-// The draws from given uniforms [B] on the probabilities' device, on a GPU in one kernel
-// where it applies.
-torch::Tensor sample_rows_given(const torch::Tensor& probs, const torch::Tensor& uniforms) {
-  if (auto drawn = sample_rows_on_device(probs, uniforms); drawn.defined()) return drawn;
-  return sample_rows_by_tensor_ops(probs, uniforms);
-}
-}  // namespace
 
 torch::Tensor sample_rows(const torch::Tensor& probs, const c10::optional<torch::Generator>& gen) {
   TORCH_CHECK(probs.dim() == 2 && probs.size(1) > 0, "sample_rows: probabilities [B, A], A > 0");

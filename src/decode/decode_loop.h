@@ -32,9 +32,9 @@ struct Trajectory {
 // it, never an action without mass (a row without any: its last action). The uniforms
 // come from the CPU's generator on every device; on a GPU the draw is
 // sample_rows_on_device() (device_sampling.h), else sample_rows_by_tensor_ops(), there.
-// (torch::multinomial draws an exponential
-// for every entry: 12,000 logarithms per row at a packing position step; on the CPU,
-// LibTorch's cumsum and searchsorted took ten tensor ops per decode step.)
+// (torch::multinomial draws an exponential for every entry: 12,000 logarithms per row at
+// a packing position step; on the CPU, LibTorch's cumsum and searchsorted took ten tensor
+// ops per decode step.)
 [[nodiscard]] torch::Tensor sample_rows(const torch::Tensor& probs,
                                         const c10::optional<torch::Generator>& generator);
 

@@ -60,8 +60,8 @@ torch::Tensor glimpse_on_device(const GlimpseMemory& memory, const torch::Tensor
                                 const torch::Tensor& masked, double scale, const ScoreBias& bias) {
   const int64_t B = memory.keys.size(0), M = memory.keys.size(1), d = memory.keys.size(2),
                 n = memory.keys.size(3), R = query.size(0);
-  const auto beta = bias.applies() ? bias.beta.contiguous() : torch::Tensor();
-  const auto distance = bias.applies() ? bias.distance.contiguous() : torch::Tensor();
+  const auto beta = bias.applies() ? bias.beta : torch::Tensor();
+  const auto distance = bias.applies() ? bias.distance : torch::Tensor();
   if (!cuda::glimpse_head_dim_fits(d) ||
       !kernels_take({query, memory.keys, memory.values, beta, distance}) || R % B != 0 ||
       !mask_fits(masked, query, R, n) || query.sizes() != torch::IntArrayRef{R, M * d} ||
@@ -70,13 +70,15 @@ torch::Tensor glimpse_on_device(const GlimpseMemory& memory, const torch::Tensor
   }
   const auto keys = memory.keys.contiguous(), values = memory.values.contiguous();
   const auto q = query.contiguous(), skip = masked.contiguous();
+  const auto b = beta.defined() ? beta.contiguous() : beta;
+  const auto dist = distance.defined() ? distance.contiguous() : distance;
   auto out = torch::empty({R, M * d}, q.options());
   const cuda::GlimpseArgs args{keys.data_ptr(),
                                values.data_ptr(),
                                q.data_ptr(),
                                skip.data_ptr<bool>(),
-                               data_or_null(beta),
-                               data_or_null(distance),
+                               data_or_null(b),
+                               data_or_null(dist),
                                out.data_ptr(),
                                B,
                                R / B,
@@ -97,14 +99,16 @@ torch::Tensor pointer_log_probs_on_device(const torch::Tensor& keys, const torch
                                           const torch::Tensor& masked) {
   const int64_t B = keys.size(0), E = keys.size(1), n = keys.size(2), R = query.size(0);
   const bool biased = beta.defined() && distance.defined();
-  const auto b = biased ? beta.contiguous() : torch::Tensor();
-  const auto dist = biased ? distance.contiguous() : torch::Tensor();
-  if (!kernels_take({query, keys, b, dist}) || R % B != 0 || !mask_fits(masked, query, R, n) ||
-      query.sizes() != torch::IntArrayRef{R, E} ||
-      (biased && (b.numel() != 1 || dist.sizes() != torch::IntArrayRef{R, n}))) {
+  const auto used_beta = biased ? beta : torch::Tensor();
+  const auto used_distance = biased ? distance : torch::Tensor();
+  if (!kernels_take({query, keys, used_beta, used_distance}) || R % B != 0 ||
+      !mask_fits(masked, query, R, n) || query.sizes() != torch::IntArrayRef{R, E} ||
+      (biased && (beta.numel() != 1 || distance.sizes() != torch::IntArrayRef{R, n}))) {
     return {};
   }
   const auto k = keys.contiguous(), q = query.contiguous(), skip = masked.contiguous();
+  const auto b = biased ? beta.contiguous() : used_beta;
+  const auto dist = biased ? distance.contiguous() : used_distance;
   auto out = torch::empty({R, n}, q.options());
   const cuda::PointerArgs args{k.data_ptr(),
                                q.data_ptr(),

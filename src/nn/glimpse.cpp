@@ -103,9 +103,10 @@ torch::Tensor glimpse_steps(const GlimpseMemory& memory, const torch::Tensor& qu
   const int64_t B = queries.size(0), T = queries.size(1);
   const int64_t M = memory.keys.size(1), d = memory.keys.size(2), n = memory.keys.size(3);
   if (queries.is_cuda()) {  // as B T query rows: one kernel where it applies
-    const auto rows = [&](const torch::Tensor& t) { return t.reshape({B * T, t.size(2)}); };
-    const auto bias_rows = bias.applies() ? ScoreBias{bias.beta, rows(bias.distance)} : bias;
-    if (auto on_device = glimpse_on_device(memory, rows(queries), rows(masked), scale, bias_rows);
+    const auto bias_rows =
+        bias.applies() ? ScoreBias{bias.beta, bias.distance.flatten(0, 1)} : bias;
+    if (auto on_device = glimpse_on_device(memory, queries.flatten(0, 1), masked.flatten(0, 1),
+                                           scale, bias_rows);
         on_device.defined()) {
       return on_device.view({B, T, M * d});
     }
@@ -160,13 +161,11 @@ torch::Tensor pointer_log_probs(const torch::Tensor& keys, const torch::Tensor& 
                                 const torch::Tensor& masked) {
   if (query.dim() == 3) {  // [B, T, E]: T query rows per instance
     if (query.is_cuda()) {
-      const int64_t B = query.size(0), T = query.size(1), n = keys.size(2);
-      const auto rows = [&](const torch::Tensor& t) { return t.reshape({B * T, t.size(2)}); };
-      const auto distance_rows = beta.defined() && distance.defined() ? rows(distance) : distance;
-      if (auto on_device = pointer_log_probs_on_device(keys, rows(query), clip, beta, distance_rows,
-                                                       rows(masked));
+      const auto distance_rows = distance.defined() ? distance.flatten(0, 1) : distance;
+      if (auto on_device = pointer_log_probs_on_device(keys, query.flatten(0, 1), clip, beta,
+                                                       distance_rows, masked.flatten(0, 1));
           on_device.defined()) {
-        return on_device.view({B, T, n});
+        return on_device.view({query.size(0), query.size(1), keys.size(2)});
       }
     }
     return pointer_log_probs_of_scores(torch::matmul(query, keys), keys.size(1), clip, beta,

@@ -1,28 +1,14 @@
 #include "src/util/cuda_kernels.h"
 
-#include <stdexcept>
-#include <string>
-
-#ifdef EIE_CUDA_KERNELS
 #include <c10/cuda/CUDAGuard.h>
 #include <c10/cuda/CUDAStream.h>
 #include <cuda_runtime_api.h>
 
 #include <cstdlib>
-#endif
+#include <stdexcept>
+#include <string>
 
 namespace eie {
-
-#ifndef EIE_CUDA_KERNELS
-
-bool cuda_kernels_enabled() { return false; }
-
-void launch_cuda_kernel(const torch::Tensor&, const char* kernel,
-                        const std::function<int(void*)>&) {
-  throw std::logic_error(std::string(kernel) + " kernel: a build without eie's CUDA kernels");
-}
-
-#else
 
 bool cuda_kernels_enabled() {
   static const bool off = [] {
@@ -41,7 +27,5 @@ void launch_cuda_kernel(const torch::Tensor& on, const char* kernel,
                              " kernel: " + cudaGetErrorString(static_cast<cudaError_t>(error)));
   }
 }
-
-#endif
 
 }  // namespace eie

@@ -1,7 +1,8 @@
 #pragma once
 
-// What the wrappers of eie's own CUDA kernels (src/*/cuda/*.cu, the CUDA build) share:
-// whether the kernels run, and their launch on the tensors' device and stream.
+// What the wrappers of eie's own CUDA kernels (src/*/cuda/*.cu) share: whether the
+// kernels run, and their launch on the tensors' device and stream. Built only with the
+// kernels (-DEIE_CUDA_KERNELS, against a CUDA LibTorch, with nvcc).
 
 #include <torch/torch.h>
 
@@ -9,9 +10,8 @@
 
 namespace eie {
 
-// Whether eie's kernels run: a build with them (-DEIE_CUDA_KERNELS, against a CUDA
-// LibTorch, with nvcc), unless EIE_CUDA_KERNELS=0 in the environment (LibTorch's ops
-// then, to compare).
+// Whether eie's kernels run: unless EIE_CUDA_KERNELS=0 in the environment (LibTorch's
+// ops then, to compare).
 [[nodiscard]] bool cuda_kernels_enabled();
 
 // Calls `launch` with the current CUDA stream (a cudaStream_t) of the device of `on`,
