@@ -11,6 +11,7 @@
 #include "policies/attention_model/agent.h"
 #include "problems/bpp3d/problem.h"
 #include "problems/tsp/environment.h"
+#include "src/agent/model_file.h"
 #include "src/agent/policy_registry.h"
 #include "src/agent/strategies.h"
 #include "src/decode/decode_loop.h"
@@ -131,6 +132,33 @@ TEST(Decoding, BestOfStrategiesNeverWorseThanGreedy) {
   const auto greedy = solve(*agent, instances, parse_decoding("greedy"), 16, gen).cost;
   const auto aug8 = solve(*agent, instances, parse_decoding("aug8"), 16, gen).cost;
   EXPECT_TRUE((aug8 <= greedy + 1e-6).all().item<bool>());
+}
+
+// augK, K > 8: rotated views add candidates to aug8's, and the costs reported are the
+// instances' own (a rotated view is scaled into the square, its costs are not).
+// The shipped models: an untrained network may send every CVRP customer back via the
+// depot, where every view's solutions cost the same.
+TEST(Decoding, RotatedViewsAddCandidatesCostedOnTheInstances) {
+  for (const std::string name : {"tsp", "cvrp"}) {
+    const auto problem = make_problem(name);
+    auto agent = load_agent(
+        std::filesystem::path(EIE_SOURCE_DIR) / "results/models" / (name + "100.h5"), problem);
+    auto gen = at::make_generator<at::CPUGeneratorImpl>(8);
+    const auto instances = problem->generate(16, 30, gen);
+    const auto aug8 = solve(*agent, instances, parse_decoding("aug8"), 16, gen);
+    const auto aug32 = solve(*agent, instances, parse_decoding("aug32"), 16, gen);
+    const auto checked = problem->check(instances, aug32.actions).to(torch::kFloat);
+    EXPECT_TRUE(torch::allclose(aug32.cost, checked, 1e-5, 1e-5)) << name;
+    EXPECT_TRUE((aug32.cost <= aug8.cost + 1e-5).all().item<bool>()) << name;
+    // The views decode other solutions: some instance gets a cheaper one.
+    EXPECT_TRUE((aug32.cost < aug8.cost - 1e-5).any().item<bool>()) << name;
+  }
+  // Packing has no rotated views: a clear error, not aug8's solutions.
+  const auto packing = make_problem("bpp3d");
+  auto agent = make_agent(packing, NetworkOptions{}, 10);
+  auto gen = at::make_generator<at::CPUGeneratorImpl>(8);
+  EXPECT_THROW((void)solve(*agent, packing->generate(2, 10, gen), parse_decoding("aug16"), 2, gen),
+               std::invalid_argument);
 }
 
 TEST(Decoding, EnvironmentMaskIsPure) {

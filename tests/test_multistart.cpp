@@ -365,6 +365,12 @@ TEST(MultiStart, DecodingNamesParse) {
   EXPECT_TRUE(aug8.symmetries);
   ASSERT_EQ(aug8.strategies.size(), 1u);
   EXPECT_EQ(aug8.strategies[0].kind, Decoding::Kind::greedy);
+  EXPECT_EQ(aug8.rotations, 1);
+  const auto turned = parse_decoding("multistart:5+aug32");
+  EXPECT_TRUE(turned.symmetries);
+  EXPECT_EQ(turned.rotations, 4);
+  ASSERT_EQ(turned.strategies.size(), 1u);
+  EXPECT_EQ(parse_decoding("aug512").rotations, 64);
   const auto both = parse_decoding("multistart:5+sample:3");
   EXPECT_FALSE(both.symmetries);
   ASSERT_EQ(both.strategies.size(), 2u);
@@ -373,7 +379,8 @@ TEST(MultiStart, DecodingNamesParse) {
   EXPECT_EQ(both.strategies[1].samples, 3);
   for (const char* bad :
        {"multistart:0", "multistart:", "multistart:x", "aug8+aug8", "multi", "+aug8", "greedy+aug4",
-        "greedy+", "greedy++sample:2", "aug8+greedy", "sample:2+aug8+greedy"}) {
+        "greedy+", "greedy++sample:2", "aug8+greedy", "sample:2+aug8+greedy", "aug12", "aug0",
+        "aug520", "augx", "greedy+aug", "aug16+aug8"}) {
     EXPECT_THROW((void)parse_decoding(bad), std::invalid_argument) << bad;
   }
 }

@@ -4,7 +4,9 @@
 // across instances.
 #include <gtest/gtest.h>
 
+#include "problems/common/point.h"
 #include "problems/common/point_distribution.h"
+#include "problems/common/rotated_points.h"
 #include "src/problem/registry.h"
 
 namespace eie {
@@ -110,6 +112,46 @@ TEST(PointDistribution, RoutingProblemsGenerateWithIt) {
     EXPECT_LT(nearest_distance(clustered).mean().item<double>(),
               0.6 * nearest_distance(plain).mean().item<double>())
         << problem;
+  }
+}
+
+// A rotated view is the instance turned and scaled, each instance by its own factor,
+// into the square: its longer side spanning it, the shorter one centred.
+TEST(RotatedPoints, TurnAndScaleEachInstanceIntoTheSquare) {
+  auto generator = at::make_generator<at::CPUGeneratorImpl>(5);
+  const auto p = torch::rand({4, 20, 2}, generator, torch::kDouble) * 0.6 + 0.1;
+  for (const auto& [lo, hi] : std::vector<std::pair<double, double>>{{0, 1}, {-1, 1}}) {
+    for (const double radians : {0.0, 0.3, 1.2}) {
+      const auto v = rotated_into_square(p, radians, lo, hi);
+      const auto low = std::get<0>(v.min(1)), high = std::get<0>(v.max(1));  // [4, 2]
+      EXPECT_GE(low.min().item<double>(), lo - 1e-12);
+      EXPECT_LE(high.max().item<double>(), hi + 1e-12);
+      EXPECT_TRUE(torch::allclose(std::get<0>((high - low).max(1)),
+                                  torch::full({4}, hi - lo, torch::kDouble)));
+      EXPECT_TRUE(
+          torch::allclose((low + high) / 2, torch::full({4, 2}, (lo + hi) / 2, torch::kDouble)));
+      // Distances scaled by one factor per instance: the shape is kept.
+      const auto ratio = torch::cdist(v, v) / torch::cdist(p, p);
+      const auto off_diagonal = torch::eye(20, torch::kBool).logical_not();
+      for (int64_t b = 0; b < 4; ++b) {
+        const auto r = ratio[b].masked_select(off_diagonal);
+        EXPECT_NEAR(r.max().item<double>(), r.min().item<double>(), 1e-9) << radians;
+      }
+      // Unturned into the unit square: what the file readers' fit_unit_square() makes.
+      if (radians == 0.0 && lo == 0) {
+        for (int64_t b = 0; b < 4; ++b) {
+          std::vector<Point> cities;
+          for (int64_t i = 0; i < 20; ++i) {
+            cities.push_back({p[b][i][0].item<double>(), p[b][i][1].item<double>()});
+          }
+          const auto fitted = fit_unit_square(cities);
+          for (int64_t i = 0; i < 20; ++i) {
+            EXPECT_NEAR(v[b][i][0].item<double>(), fitted[static_cast<size_t>(i)].x, 1e-12);
+            EXPECT_NEAR(v[b][i][1].item<double>(), fitted[static_cast<size_t>(i)].y, 1e-12);
+          }
+        }
+      }
+    }
   }
 }
 

@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "problems/common/rotated_points.h"
 #include "problems/cvrp/environment.h"
 #include "problems/cvrp/heuristics.h"
 #include "problems/cvrp/local_search.h"
@@ -164,6 +165,13 @@ std::vector<Instances> CvrpProblem::symmetries(const Instances& instances) const
     out.push_back(instances.with("depot", moved.select(1, 0)).with("coords", moved.slice(1, 1)));
   }
   return out;
+}
+
+Instances CvrpProblem::rotated(const Instances& instances, double radians) const {
+  // The depot turns with the customers.
+  const auto points = torch::cat({instances.at("depot").unsqueeze(1), instances.at("coords")}, 1);
+  const auto turned = rotated_into_square(points, radians, 0.0, 1.0);
+  return instances.with("depot", turned.select(1, 0)).with("coords", turned.slice(1, 1));
 }
 
 torch::Tensor CvrpProblem::construct(const std::string& method, const Instances& instances) const {

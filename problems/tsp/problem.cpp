@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "problems/common/rotated_points.h"
 #include "problems/tsp/environment.h"
 #include "problems/tsp/heuristics.h"
 #include "problems/tsp/local_search.h"
@@ -102,6 +103,11 @@ std::vector<Instances> TspProblem::symmetries(const Instances& instances) const 
     out.push_back(instances.with("coords", torch::stack({a, b}, 2)));
   }
   return out;
+}
+
+Instances TspProblem::rotated(const Instances& instances, double radians) const {
+  const double lo = domain_ == Domain::unit ? 0.0 : -1.0;
+  return instances.with("coords", rotated_into_square(instances.at("coords"), radians, lo, 1.0));
 }
 
 std::unique_ptr<Tiling> TspProblem::tile(const Instances& instances, int64_t size) const {

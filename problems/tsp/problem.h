@@ -39,6 +39,7 @@ class TspProblem final : public RoutingProblem {
   [[nodiscard]] torch::Tensor unpermute(const torch::Tensor& actions,
                                         const torch::Tensor& perm) const override;
   [[nodiscard]] std::vector<Instances> symmetries(const Instances& instances) const override;
+  [[nodiscard]] Instances rotated(const Instances& instances, double radians) const override;
   // nn (nearest neighbour) or farthest (farthest insertion).
   [[nodiscard]] torch::Tensor construct(const std::string& method,
                                         const Instances& instances) const override;

@@ -12,7 +12,8 @@ constexpr int64_t kProbe = 8;  // the first round's starts
 // rounds find good starts quickly, then kicks improve the best more than more rounds do.
 constexpr double kSearchShare = 0.5;
 
-// Solutions `decoding` decodes per instance of n nodes, with `copies` symmetric copies.
+// Solutions `decoding` decodes per instance of n nodes, with `copies` symmetric copies
+// (of each rotated view).
 int64_t solutions_per_instance(const Decoding& decoding, int64_t n, int64_t copies) {
   int64_t count = 0;
   for (const auto& s : decoding.strategies) {
@@ -20,7 +21,7 @@ int64_t solutions_per_instance(const Decoding& decoding, int64_t n, int64_t copi
              : s.samples > 0                      ? std::min(s.samples, n)
                                                   : default_starts(n);
   }
-  return count * (decoding.symmetries ? copies : 1);
+  return count * (decoding.symmetries ? copies * decoding.rotations : 1);
 }
 
 // A round's decoding time as the rounds so far measured it: a round decodes one batch
@@ -124,7 +125,7 @@ AnytimeResult solve_within(Agent& agent, const Instances& instances, double seco
   for (int64_t index = 1;; ++index) {
     const auto decoding = parse_decoding(name);
     const int64_t solutions = solutions_per_instance(decoding, n, copies);
-    const int64_t batches = decoding.symmetries ? copies : 1;
+    const int64_t batches = decoding.symmetries ? copies * decoding.rotations : 1;
     const auto decode_start = elapsed();
     const auto decoded = solve(agent, instances, decoding, chunk, generator).actions.to(torch::kCPU);
     const double per_batch = (elapsed() - decode_start) / static_cast<double>(batches);

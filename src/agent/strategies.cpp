@@ -13,6 +13,8 @@ int64_t default_starts(int64_t n) { return std::min<int64_t>(n, 100); }
 
 namespace {
 
+constexpr double kQuarterTurn = 1.5707963267948966;  // radians
+
 Decoding::Strategy parse_strategy(const std::string& name, const std::string& text) {
   const auto count_after = [&](const std::string& prefix) {
     const auto k = parse_int(name.substr(prefix.size()), "--decode " + prefix + "K");
@@ -31,8 +33,20 @@ Decoding::Strategy parse_strategy(const std::string& name, const std::string& te
   if (name.rfind("sample:", 0) == 0) return {Decoding::Kind::sample, count_after("sample:")};
   throw std::invalid_argument(
       "--decode: expected greedy, sample:K or multistart[:K], several joined by +, optionally "
-      "+aug8 (or aug8 alone), got '" +
+      "+augK (or augK alone), got '" +
       text + "'");
+}
+
+// Rotations of "augK" (K / 8); 0 where `name` is not augK.
+int64_t rotations_of(const std::string& name) {
+  if (name.rfind("aug", 0) != 0 || name.size() == 3) return 0;
+  constexpr int64_t kMaxViews = 512;
+  const auto views = parse_int(name.substr(3), "--decode augK");
+  if (views < 8 || views > kMaxViews || views % 8 != 0) {
+    throw std::invalid_argument("--decode augK needs K a multiple of 8 from 8 to " +
+                                std::to_string(kMaxViews) + ", got '" + name + "'");
+  }
+  return views / 8;
 }
 
 // Actions padded to a common width, and the costs, of several solution sets.
@@ -104,9 +118,22 @@ Solutions solve_plain(Agent& agent, const Instances& chunk, const Decoding& deco
 Solutions solve_chunk(Agent& agent, const Instances& chunk, const Decoding& decoding,
                       torch::Generator& generator) {
   if (!decoding.symmetries) return solve_plain(agent, chunk, decoding, generator);
+  const auto& problem = agent.problem();
+  const int64_t R = decoding.rotations;
   std::vector<Solutions> candidates;
-  for (const auto& variant : agent.problem().symmetries(chunk)) {
-    candidates.push_back(solve_plain(agent, variant, decoding, generator));
+  for (int64_t j = 0; j < R; ++j) {
+    const double radians = kQuarterTurn * static_cast<double>(j) / static_cast<double>(R);
+    for (const auto& variant :
+         problem.symmetries(j == 0 ? chunk : problem.rotated(chunk, radians))) {
+      auto solutions = solve_plain(agent, variant, decoding, generator);
+      // A rotated view is scaled into the square: its costs are the instance's only
+      // after a check on the instance itself.
+      if (j > 0) {
+        solutions.cost = problem.check(chunk, solutions.actions.to(torch::kCPU))
+                             .to(solutions.cost.device(), solutions.cost.scalar_type());
+      }
+      candidates.push_back(std::move(solutions));
+    }
   }
   return best_of(candidates);
 }
@@ -122,12 +149,10 @@ Decoding parse_decoding(const std::string& text) {
     begin = end + 1;
   }
   Decoding decoding;
-  if (names.size() == 1 && names[0] == "aug8") {
+  if (const auto rotations = rotations_of(names.back()); rotations > 0) {
     decoding.symmetries = true;
-    return decoding;
-  }
-  if (names.size() > 1 && names.back() == "aug8") {
-    decoding.symmetries = true;
+    decoding.rotations = rotations;
+    if (names.size() == 1) return decoding;
     names.pop_back();
   }
   decoding.strategies.clear();

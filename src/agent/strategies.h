@@ -3,7 +3,7 @@
 // Decoding strategies on top of the one decode loop: greedy, best of K samples,
 // best of K greedy trajectories from K forced first actions (multi-start), alone or
 // several at once (the best of all their solutions), and each of these as the best over
-// the 8 dihedral transforms of each instance.
+// the 8 dihedral transforms of each instance, and over rotated views of it as well.
 
 #include <torch/torch.h>
 
@@ -23,10 +23,14 @@ struct Decoding {
   };
   std::vector<Strategy> strategies{Strategy{}};  // per instance, the best of all their solutions
   bool symmetries = false;  // the best over the 8 symmetries of each instance as well (aug8)
+  // With symmetries: views turned by 90 j / rotations degrees, j < rotations, each with
+  // its 8 symmetries (augK: K / 8 rotations).
+  int64_t rotations = 1;
 };
 // One or more of "greedy", "sample:K", "multistart[:K]" joined by "+" (each instance
-// gets the best of their solutions), optionally followed by "+aug8", or "aug8" alone
-// (= greedy+aug8); throws std::invalid_argument otherwise.
+// gets the best of their solutions), optionally followed by "+augK" (K = 8: the 8
+// symmetries; a multiple of 8 up to 512: K / 8 rotations, each with the 8), or "augK"
+// alone (= greedy+augK); throws std::invalid_argument otherwise.
 [[nodiscard]] Decoding parse_decoding(const std::string& text);
 
 // Starts of a multi-start decoding or training by default: every first choice, at most 100.

@@ -107,7 +107,9 @@ int run_solve(int argc, char** argv) {
       "greedy, sample:K (best of K sampled), multistart[:K] (best of K greedy "
       "decodes from forced first actions; default K: every node up to 100), several joined by + "
       "(the best of all), optionally +aug8 (also on the 8 symmetric copies of the unit "
-      "square), or aug8",
+      "square) or +augK (K a multiple of 8 up to 512: on K / 8 views turned by multiples of "
+      "90 / (K / 8) degrees and scaled into the square, each with its 8 copies; TSP and CVRP), "
+      "or augK alone",
       cxxopts::value<std::string>()->default_value("greedy"))(
       "improve", "local search after any method: 2opt or oropt (tsp), local (cvrp)",
       cxxopts::value<std::string>())("batch",

@@ -70,6 +70,13 @@ class Problem {
   }
   // The instance under cost-preserving transformations, the identity first (for aug8).
   [[nodiscard]] virtual std::vector<Instances> symmetries(const Instances& instances) const = 0;
+  // The instance as the policy sees it turned by `radians` (augK, K > 8): the same nodes
+  // under the same labels, so that its solutions are the instance's, but not its costs
+  // (check() gives those). std::invalid_argument where a problem has no such views.
+  [[nodiscard]] virtual Instances rotated(const Instances& /*instances*/,
+                                          double /*radians*/) const {
+    throw std::invalid_argument("problem '" + name() + "' has no rotated views (augK, K > 8)");
+  }
   // Classical construction heuristic `method`: actions [B, T] in the decode loop's form.
   [[nodiscard]] virtual torch::Tensor construct(const std::string& method,
                                                 const Instances& instances) const = 0;
