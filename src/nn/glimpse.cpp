@@ -8,6 +8,7 @@
 #include "src/nn/device_kernels.h"
 #include "src/nn/entropy_probe.h"
 #include "src/nn/fused_attention.h"
+#include "src/nn/fused_pointer.h"
 #include "src/nn/head_kernels.h"
 #include "src/nn/kernel_operands.h"
 
@@ -168,12 +169,21 @@ torch::Tensor pointer_log_probs(const torch::Tensor& keys, const torch::Tensor& 
         return on_device.view({query.size(0), query.size(1), keys.size(2)});
       }
     }
+    if (fused_pointer_applies(query, keys, beta)) {
+      return fused_pointer_log_probs(keys, query, clip, beta, distance, masked);
+    }
     return pointer_log_probs_of_scores(torch::matmul(query, keys), keys.size(1), clip, beta,
                                        distance, masked);
   }
   if (auto on_device = pointer_log_probs_on_device(keys, query, clip, beta, distance, masked);
       on_device.defined()) {
     return on_device;
+  }
+  if (fused_pointer_applies(query, keys, beta)) {  // with gradients: as one query row each
+    const auto rows = [](const torch::Tensor& t) { return t.defined() ? t.unsqueeze(1) : t; };
+    return fused_pointer_log_probs(keys, query.unsqueeze(1), clip, beta, rows(distance),
+                                   rows(masked))
+        .squeeze(1);
   }
   // Without gradients on the CPU, head_kernels.h's products (one group per instance: no
   // per-instance dispatch, as bmm's was); else one product per instance (B of them, not

@@ -54,7 +54,8 @@ struct GlimpseMemory {
 
 // pointer_log_probs_of_scores() for one query per instance [B, E] over keys [B, E, n]:
 // [B, n]; or for T per instance [B, T, E] (masks and distances [B, T, n]): [B, T, n]. On
-// a GPU without gradients, one kernel (device_kernels.h).
+// a GPU without gradients, one kernel (device_kernels.h); on the CPU with them, one
+// operation (fused_pointer.h).
 [[nodiscard]] torch::Tensor pointer_log_probs(const torch::Tensor& keys, const torch::Tensor& query,
                                               double clip, const torch::Tensor& beta,
                                               const torch::Tensor& distance,
