@@ -85,7 +85,9 @@ TEST(Anytime, RoundsShrinkToTheTimeLeft) {
   const double took = seconds_since(start);
   ASSERT_GE(result.rounds, 2);
   EXPECT_NE(result.round_names[1], "multistart:100+aug8");
-  EXPECT_LT(took, planned / 2 * 1.25 + 0.05) << result.round_names[1];
+  // Unshrunk, the second round alone would take `planned`, twice the limit; the slack
+  // over the limit is for a machine under load (1.25 failed once beside another suite).
+  EXPECT_LT(took, planned / 2 * 1.5 + 0.05) << result.round_names[1];
 }
 
 // The classical construction, improved, runs as the first round: the best is never
