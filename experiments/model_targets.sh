@@ -3,7 +3,8 @@
 # COUNT (default 1,000) test instances of `eie gen --n 100 --seed 4242`, its greedy mean
 # and its best policy decodings (mean, seconds per instance), then the gap to the optimum
 # on the bundled or shared instance files, greedy and with the policy decoding alone
-# (`--decode`, no time limit, no search). What a training burst's model is judged by.
+# (`--decode`, no time limit, no search; aug16: rotated views as well). What a training
+# burst's model is judged by.
 # Prints a markdown table.
 # usage: [MODEL=M.h5] [PROBLEM=tsp|cvrp] experiments/model_targets.sh [THREADS [COUNT]]
 source "$(dirname "$0")/preamble.sh"
@@ -31,7 +32,7 @@ echo "| $model | value | seconds per instance |"
 echo "|---|---|---|"
 if [ "$problem" = tsp ]; then
   for decoding in greedy sample:200+aug8 multistart:100+aug8; do on_dataset "$decoding"; done
-  for decoding in greedy multistart:100+aug8; do
+  for decoding in greedy multistart:100+aug8 multistart:100+aug16; do
     on_file data/instances/kroA100.tsp 21282 "$decoding"
     on_file "$shared/instances/ch150.tsp" 6528 "$decoding"
   done
