@@ -184,16 +184,19 @@ TEST(Training, ARunTrainsInBurstsOnOneScheduleOverThem) {
   // The rate as far down its line as the budget is spent (logged after validation).
   EXPECT_NEAR(last_logged_lr(dir) / run.lr, 1 - trained / 3, 0.1);
   run.resume = true;
-  int bursts = 1;
+  // A burst whose start (resuming, the validation set) takes its whole second under load
+  // trains nothing, as --stop-after says; the others move the run on.
+  int bursts = 1, moved = 1;
   for (; last_logged_lr(dir) > 0 && bursts < 12; ++bursts) {
     train(*agent, run);
     const double before = trained;
     std::tie(row, rows) = last_log_row(dir);
     trained = std::stod(row[10]);
-    EXPECT_GT(trained, before);
+    EXPECT_GE(trained, before);
+    if (trained > before) ++moved;
   }
   EXPECT_EQ(last_logged_lr(dir), 0.0);
-  EXPECT_GE(bursts, 3);  // at most about a second each
+  EXPECT_GE(moved, 3);  // at most about a second each
   EXPECT_GE(trained, 3);
   EXPECT_LT(trained, 5);
   train(*agent, run);  // the budget is spent: no epoch more
