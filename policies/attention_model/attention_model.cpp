@@ -57,7 +57,12 @@ class AttentionDecoder final : public StepPolicy {
     scalar_weight_ = W.slice(1, o.context_nodes * E);  // [E, s]
     const auto projected = model.project_node_embeddings(embeddings).chunk(3, -1);
     glimpse_memory_ = nn::glimpse_memory(projected[0], projected[1], heads_);
-    logit_keys_ = projected[2].transpose(1, 2).contiguous();  // [B, E, n]
+    // The pointer scores (W g).k of the glimpse g through project_out (W, no bias): the
+    // same as g.(W^T k), so the keys take W once here, not every step's queries (per step
+    // a product of every row of the batch, its backward two more, in training).
+    logit_keys_ = torch::matmul(projected[2], model.project_out->weight)
+                      .transpose(1, 2)
+                      .contiguous();  // [B, E, n]
   }
 
   torch::Tensor log_probs(const torch::Tensor& feasible) override {
@@ -75,10 +80,10 @@ class AttentionDecoder final : public StepPolicy {
                               ? nn::distances_from(positions_, current_node(ctx.nodes))
                               : torch::Tensor();
     // Glimpse: every head attends over the feasible nodes (in the window, if any).
-    const auto refined = model_.project_out(
+    const auto glimpsed =
         nn::glimpse(glimpse_memory_, query, glimpse_.window > 0 ? outside : infeasible,
-                    glimpse_.scale, glimpse_.probe, glimpse_bias(distance)));
-    auto chosen = pointer_log_probs(refined, pointer_window_ > 0 ? outside : infeasible, distance);
+                    glimpse_.scale, glimpse_.probe, glimpse_bias(distance));
+    auto chosen = pointer_log_probs(glimpsed, pointer_window_ > 0 ? outside : infeasible, distance);
     if (pointer_probe_) pointer_probe_->add(chosen.exp().unsqueeze(0));
     return chosen;
   }
@@ -117,9 +122,9 @@ class AttentionDecoder final : public StepPolicy {
       }
       distance = distance.reshape({B, KT, n});
     }
-    const auto refined = model_.project_out(nn::glimpse_steps(
-        glimpse_memory_, query, infeasible, glimpse_.scale, glimpse_bias(distance)));
-    return pointer_log_probs(refined, infeasible, distance)
+    const auto glimpsed = nn::glimpse_steps(glimpse_memory_, query, infeasible, glimpse_.scale,
+                                            glimpse_bias(distance));
+    return pointer_log_probs(glimpsed, infeasible, distance)
         .gather(2, actions.reshape({B, KT}).unsqueeze(2))
         .view({B * group_, T});
   }
@@ -140,9 +145,9 @@ class AttentionDecoder final : public StepPolicy {
         biased() && !ctx.placeholder
             ? nn::distances_from(positions_, current_node(ctx.nodes)).view({B, K, n})
             : torch::Tensor();
-    const auto refined = model_.project_out(nn::glimpse_steps(
-        glimpse_memory_, query, infeasible, glimpse_.scale, glimpse_bias(distance)));
-    return pointer_log_probs(refined, infeasible, distance).view({B * K, n});
+    const auto glimpsed = nn::glimpse_steps(glimpse_memory_, query, infeasible, glimpse_.scale,
+                                            glimpse_bias(distance));
+    return pointer_log_probs(glimpsed, infeasible, distance).view({B * K, n});
   }
 
   // Whether a distance bias applies to the glimpse or the pointer.
@@ -172,11 +177,11 @@ class AttentionDecoder final : public StepPolicy {
     return part;
   }
 
-  // Pointer log-probabilities of refined queries [B, E] or [B, T, E] over the logit keys
+  // Pointer log-probabilities of glimpses [B, E] or [B, T, E] over the logit keys
   // (nn::pointer_log_probs).
-  torch::Tensor pointer_log_probs(const torch::Tensor& refined, const torch::Tensor& masked,
+  torch::Tensor pointer_log_probs(const torch::Tensor& glimpsed, const torch::Tensor& masked,
                                   const torch::Tensor& distance) const {
-    return nn::pointer_log_probs(logit_keys_, refined, model_.options().tanh_clip, pointer_beta_,
+    return nn::pointer_log_probs(logit_keys_, glimpsed, model_.options().tanh_clip, pointer_beta_,
                                  distance, masked);
   }
 
@@ -216,7 +221,7 @@ class AttentionDecoder final : public StepPolicy {
   std::vector<torch::Tensor> slot_context_;  // per context slot: [B, n', E] projected nodes
   torch::Tensor scalar_weight_;              // [E, s] projection of the context scalars
   nn::GlimpseMemory glimpse_memory_;         // glimpse keys and values
-  torch::Tensor logit_keys_;                 // [B, E, n']
+  torch::Tensor logit_keys_;                 // [B, E, n'] pointer keys, through project_out
 };
 
 // Decodes every step on a local view (WindowParts::view): the context nodes and
