@@ -56,7 +56,8 @@ Results run(const AttentionCase& c, bool with_bias, bool with_mask, const Attent
   const ScoreBias bias = with_bias ? ScoreBias{beta, c.bias.distance} : ScoreBias{};
   const auto out = attention(q, keys, values, 0.3, bias, with_mask ? c.masked : torch::Tensor());
   torch::manual_seed(11);
-  (out * torch::randn_like(out)).sum().backward();
+  // By shape, not randn_like: the same weights whatever the output's memory layout.
+  (out * torch::randn(out.sizes(), out.options())).sum().backward();
   return {out.detach(), q.grad(), keys.grad(), values.grad(),
           with_bias ? beta.grad() : torch::Tensor()};
 }
@@ -117,6 +118,40 @@ TEST(FusedAttention, ReadsTransposedStorageAsItIs) {
     expect_close(fused.keys, expected.keys, 1e-12, "keys");
     expect_close(fused.values, expected.values, 1e-12, "values");
     expect_close(fused.beta, expected.beta, 1e-11, "beta");
+  }
+}
+
+// Queries viewed as heads of a projection's rows ([B, r, M, d], or q of a [B, r, 3, M, d]
+// projection to queries, keys and values, as the encoder's) are read where they lie, with
+// no copy; the output has its heads side by side, so that concatenating them is a view.
+// Outputs and gradients as the ops give them, whatever the upstream gradient's layout.
+TEST(FusedAttention, ReadsQueriesWhereAProjectionLeftThem) {
+  torch::manual_seed(8);
+  for (const auto& [B, M, r, n, d] : kShapes) {
+    SCOPED_TRACE(testing::Message()
+                 << "B M r n d " << B << " " << M << " " << r << " " << n << " " << d);
+    const auto c = random_case(B, M, r, n, d, torch::kDouble);
+    const auto side_by_side = [&](const torch::Tensor& q, auto&&... rest) {
+      const auto rows = q.transpose(1, 2).contiguous();  // [B, r, M, d]
+      const auto out = fused_attention(rows.transpose(1, 2), rest...);
+      EXPECT_TRUE(out.transpose(1, 2).is_contiguous());
+      return out;
+    };
+    const auto third_of_three = [&](const torch::Tensor& q, auto&&... rest) {
+      const auto qkv = torch::stack({q.transpose(1, 2), q.transpose(1, 2) * 2, q.transpose(1, 2)},
+                                    2);  // [B, r, 3, M, d]
+      // Packed after: the gradient comes back packed.
+      return fused_attention(qkv.select(2, 2).transpose(1, 2), rest...).contiguous();
+    };
+    const auto expected = run(c, true, true, [](auto&&... a) { return reference(a...); });
+    for (const auto& fused :
+         {run(c, true, true, side_by_side), run(c, true, true, third_of_three)}) {
+      expect_close(fused.out, expected.out, 1e-12, "out");
+      expect_close(fused.q, expected.q, 1e-12, "q");
+      expect_close(fused.keys, expected.keys, 1e-12, "keys");
+      expect_close(fused.values, expected.values, 1e-12, "values");
+      expect_close(fused.beta, expected.beta, 1e-11, "beta");
+    }
   }
 }
 

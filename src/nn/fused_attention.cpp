@@ -31,6 +31,32 @@ GroupMatrices<T> matrices(const torch::Tensor& t) {
   return {t.data_ptr<T>(), by_column ? n : d, by_column, n * d};
 }
 
+// Queries [B, M, r, d] as the kernels read them: rows of contiguous elements at least d
+// apart (a projection's output viewed as heads, as it is), else a packed copy.
+torch::Tensor readable_rows(const torch::Tensor& q) {
+  const int64_t r = q.size(2), d = q.size(3);
+  const bool rows = (d == 1 || q.stride(3) == 1) && (r == 1 || q.stride(2) >= d);
+  return rows ? q : q.contiguous();
+}
+
+// Where each group's rows lie in readable_rows()'s or empty_side_by_side()'s tensor.
+RowLayout layout_of(const torch::Tensor& rows) {
+  const int64_t r = rows.size(2), d = rows.size(3);
+  return {rows.stride(0), rows.stride(1), r == 1 ? d : rows.stride(2)};
+}
+
+// A fresh [B, M, r, d] tensor with the heads side by side in memory ([B, r, M, d]): the
+// output and the queries' gradient, so that concatenating the heads after (and the
+// queries' view as heads before) copies nothing.
+torch::Tensor empty_side_by_side(const torch::Tensor& q) {
+  return torch::empty({q.size(0), q.size(2), q.size(1), q.size(3)}, q.options()).transpose(1, 2);
+}
+
+// `t` [B, M, r, d] in empty_side_by_side()'s layout: itself when it is, else a copy.
+torch::Tensor side_by_side(const torch::Tensor& t) {
+  return t.transpose(1, 2).contiguous().transpose(1, 2);
+}
+
 // A fresh tensor of readable `t`'s shape and layout (row-major, or node axis last).
 torch::Tensor empty_in_layout_of(const torch::Tensor& t) {
   if (t.stride(3) == 1) return torch::empty(t.sizes(), t.options());
@@ -40,7 +66,7 @@ torch::Tensor empty_in_layout_of(const torch::Tensor& t) {
 // The operands as the kernels read them (beta, distance and masked: empty tensors
 // for none on the way in).
 struct Operands {
-  torch::Tensor q, keys, values;  // [B, M, r, d], [B, M, n, d] (readable)
+  torch::Tensor q, keys, values;  // [B, M, r, d] (readable_rows), [B, M, n, d] (readable)
   torch::Tensor beta, distance;   // [M], [B, r, n]; undefined without a bias
   torch::Tensor masked;           // [B, r, n] bool; undefined without a mask
   double scale = 1;
@@ -61,7 +87,7 @@ Operands prepare(const torch::Tensor& q, const torch::Tensor& keys, const torch:
   TORCH_CHECK(masked.numel() == 0 || masked.sizes() == torch::IntArrayRef({B, r, n}),
               "fused attention: mask [B, r, n]");
   Operands o;
-  o.q = q.contiguous();
+  o.q = readable_rows(q);
   o.keys = readable(keys);
   o.values = readable(values);
   if (beta.numel() > 0) {
@@ -91,7 +117,7 @@ ScoreTerms<T> terms(const Operands& o) {
 torch::Tensor forward_pass(const Operands& o, torch::Tensor* kept) {
   const auto& s = o.sizes;
   const int64_t G = s.groups(), area = s.r * s.n;
-  auto out = torch::empty({s.B, s.M, s.r, s.d}, o.q.options());
+  auto out = empty_side_by_side(o.q);
   if (G == 0 || area == 0) {  // no queries, or no keys to attend to
     if (kept) *kept = torch::empty({G, s.r, s.n}, o.q.options());
     return out.zero_();
@@ -103,10 +129,11 @@ torch::Tensor forward_pass(const Operands& o, torch::Tensor* kept) {
     for (int64_t first = 0; first < G; first += chunk) {
       const int64_t last = std::min(G, first + chunk);
       auto block = rows.slice(0, 0, last - first);
-      attention_scores(o.q.data_ptr<scalar_t>(), keys, terms<scalar_t>(o), s, first, last,
-                       block.data_ptr<scalar_t>());
+      attention_scores(o.q.data_ptr<scalar_t>(), layout_of(o.q), keys, terms<scalar_t>(o), s, first,
+                       last, block.data_ptr<scalar_t>());
       at::_softmax_out(block, block, -1, false);  // row by row: in place is safe
-      attention_mix(block.data_ptr<scalar_t>(), values, s, first, last, out.data_ptr<scalar_t>());
+      attention_mix(block.data_ptr<scalar_t>(), values, s, first, last, out.data_ptr<scalar_t>(),
+                    layout_of(out));
     }
   });
   if (kept) *kept = rows;
@@ -138,8 +165,8 @@ class FusedAttentionFunction : public torch::autograd::Function<FusedAttentionFu
     o.sizes = {o.q.size(0), o.q.size(1), o.q.size(2), o.keys.size(2), o.q.size(3)};
     const auto& rows = saved[5];
     const auto& s = o.sizes;
-    const auto grad_out = grads[0].contiguous();
-    auto grad_q = torch::empty_like(o.q);
+    const auto grad_out = side_by_side(grads[0]);
+    auto grad_q = empty_side_by_side(o.q);
     auto grad_keys = empty_in_layout_of(o.keys), grad_values = empty_in_layout_of(o.values);
     torch::Tensor beta_grads;
     if (o.beta.defined()) beta_grads = torch::zeros({s.B, s.M}, o.q.options());
@@ -147,11 +174,11 @@ class FusedAttentionFunction : public torch::autograd::Function<FusedAttentionFu
       grad_q.zero_(), grad_keys.zero_(), grad_values.zero_();
     } else {
       AT_DISPATCH_FLOATING_TYPES(o.q.scalar_type(), "fused attention backward", [&] {
-        attention_backward(o.q.data_ptr<scalar_t>(), matrices<scalar_t>(o.keys),
+        attention_backward(o.q.data_ptr<scalar_t>(), layout_of(o.q), matrices<scalar_t>(o.keys),
                            matrices<scalar_t>(o.values), terms<scalar_t>(o), s,
                            rows.data_ptr<scalar_t>(), grad_out.data_ptr<scalar_t>(),
-                           grad_q.data_ptr<scalar_t>(), grad_keys.data_ptr<scalar_t>(),
-                           grad_values.data_ptr<scalar_t>(),
+                           grad_q.data_ptr<scalar_t>(), layout_of(grad_q),
+                           grad_keys.data_ptr<scalar_t>(), grad_values.data_ptr<scalar_t>(),
                            beta_grads.defined() ? beta_grads.data_ptr<scalar_t>() : nullptr);
       });
     }

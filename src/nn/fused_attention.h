@@ -17,7 +17,9 @@ namespace eie::nn {
 [[nodiscard]] bool fused_attention_applies(const torch::Tensor& q, const torch::Tensor& keys);
 
 // Attention of queries q [B, M, r, d] over keys and values [B, M, n, d] (any strides;
-// the glimpse memory's transposed [B, M, d, n] storage is read as it is): [B, M, r, d].
+// the glimpse memory's transposed [B, M, d, n] storage and queries viewed as heads of a
+// projection's rows are read as they are): [B, M, r, d], its heads side by side in memory
+// (its transpose(1, 2) is contiguous: the heads concatenate without a copy).
 // `bias` (beta [M], distance [B, r, n]) and `masked` [B, r, n] are optional; gradients
 // flow to q, keys, values and beta.
 [[nodiscard]] torch::Tensor fused_attention(const torch::Tensor& q, const torch::Tensor& keys,
