@@ -122,9 +122,9 @@ TEST(FusedAttention, ReadsTransposedStorageAsItIs) {
 }
 
 // Queries viewed as heads of a projection's rows ([B, r, M, d], or q of a [B, r, 3, M, d]
-// projection to queries, keys and values, as the encoder's) are read where they lie, with
-// no copy; the output has its heads side by side, so that concatenating them is a view.
-// Outputs and gradients as the ops give them, whatever the upstream gradient's layout.
+// projection to queries, keys and values, as the encoder's), read with their row strides:
+// outputs and gradients as the ops give them, whatever the upstream gradient's layout; the
+// output has its heads side by side, so that concatenating them is a view.
 TEST(FusedAttention, ReadsQueriesWhereAProjectionLeftThem) {
   torch::manual_seed(8);
   for (const auto& [B, M, r, n, d] : kShapes) {

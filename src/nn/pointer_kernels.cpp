@@ -35,7 +35,7 @@ void pointer_logits(const T* squashed, T clip, T beta, const T* distance, const 
 #pragma omp simd
       for (int64_t e = begin; e < end; ++e) logits[e] = squashed[e] * clip;
     }
-    if (masked) mask_scores(logits + begin, masked + begin, end - begin);
+    mask_scores(logits + begin, masked + begin, end - begin);
   }
 }
 
