@@ -86,7 +86,7 @@ AWK
 # tsp100-varied2, trained and validated on varied layouts, whose tours are shorter: its
 # costs are not drawn (its CPU-hours are not counted either); the trend is that of the
 # uniform runs.
-lineage "$models/tsp100-lineage.png" "tsp100.h5: greedy validation cost of each run it descends from, up to tsp100-long2 (then 1.8 CPU-h on varied layouts)" \
+lineage "$models/tsp100-lineage.png" "tsp100.h5: greedy validation cost of each run it descends from, up to tsp100-long2 (its varied leg not drawn)" \
   "mean tour length (1,000 held-out instances)" "8.0:10" \
   "8.40 with lines dashtype 2 lc 'gray' title 'target 8.40', 8.12 with lines dashtype 3 lc 'black' title 'Kool et al. 8.12'" \
   0.17 8.40 \
