@@ -29,7 +29,7 @@ TEST(Decoding, ParallelChunksGiveTheSameSolutionsAsOneThread) {
     auto agent = make_agent(problem, NetworkOptions{}, 20);
     auto gen = at::make_generator<at::CPUGeneratorImpl>(9);
     const auto instances = problem->generate(13, 17, gen);
-    for (const auto* decoding : {"greedy", "sample:3"}) {
+    for (const auto* decoding : {"greedy", "sample:3", "sample:2+greedy+aug16"}) {
       std::vector<Solutions> runs;
       for (const int threads : {1, 2}) {
         torch::set_num_threads(threads);
@@ -40,6 +40,31 @@ TEST(Decoding, ParallelChunksGiveTheSameSolutionsAsOneThread) {
       EXPECT_TRUE(torch::equal(runs[0].actions, runs[1].actions)) << name << " " << decoding;
       EXPECT_TRUE(torch::equal(runs[0].cost, runs[1].cost)) << name << " " << decoding;
     }
+  }
+}
+
+// One instance: its views and strategies are what runs in parallel. Two threads give one
+// thread's solutions, costed on the instance, and never worse than the greedy views of aug8
+// (a subset of the candidates), so no view or strategy is lost or mixed up.
+TEST(Decoding, OneInstancesViewsAndStrategiesDecodeInParallelAsOnOneThread) {
+  for (const auto* name : {"tsp", "cvrp"}) {
+    const auto problem = make_problem(name);
+    auto agent = make_agent(problem, NetworkOptions{}, 20);
+    auto gen = at::make_generator<at::CPUGeneratorImpl>(12);
+    const auto instance = problem->generate(1, 17, gen);
+    std::vector<Solutions> runs;
+    for (const int threads : {1, 2}) {
+      torch::set_num_threads(threads);
+      auto g = at::make_generator<at::CPUGeneratorImpl>(4);
+      runs.push_back(solve(*agent, instance, parse_decoding("sample:2+greedy+aug16"), 1, g));
+    }
+    const auto aug8 = solve(*agent, instance, parse_decoding("aug8"), 1, gen).cost;
+    torch::set_num_threads(1);
+    EXPECT_TRUE(torch::equal(runs[0].actions, runs[1].actions)) << name;
+    EXPECT_TRUE(torch::equal(runs[0].cost, runs[1].cost)) << name;
+    const auto checked = problem->check(instance, runs[1].actions).to(torch::kFloat);
+    EXPECT_TRUE(torch::allclose(runs[1].cost, checked, 1e-5, 1e-5)) << name;
+    EXPECT_TRUE((runs[1].cost <= aug8 + 1e-6).all().item<bool>()) << name;
   }
 }
 

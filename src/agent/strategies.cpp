@@ -105,37 +105,32 @@ Solutions solve_strategy(Agent& agent, const Instances& chunk, const Decoding::S
   throw std::logic_error("unhandled decoding kind");
 }
 
-// Every strategy on one set of instances (no symmetries), the best per instance.
-Solutions solve_plain(Agent& agent, const Instances& chunk, const Decoding& decoding,
-                      torch::Generator& generator) {
-  std::vector<Solutions> candidates;
-  for (const auto& strategy : decoding.strategies) {
-    candidates.push_back(solve_strategy(agent, chunk, strategy, generator));
-  }
-  return best_of(candidates);
+// Views of each instance that a decoding decodes: without symmetries the instance
+// itself; with them, the problem's symmetries (8 for routing) of each rotation.
+int64_t views_of(const Problem& problem, const Instances& instances, const Decoding& decoding) {
+  if (!decoding.symmetries) return 1;
+  const auto per_rotation = static_cast<int64_t>(problem.symmetries(instances.slice(0, 1)).size());
+  return decoding.rotations * per_rotation;
 }
 
-Solutions solve_chunk(Agent& agent, const Instances& chunk, const Decoding& decoding,
-                      torch::Generator& generator) {
-  if (!decoding.symmetries) return solve_plain(agent, chunk, decoding, generator);
+// One strategy on view `view` of `chunk` (views_of()'s order: rotation by rotation).
+Solutions solve_view(Agent& agent, const Instances& chunk, const Decoding& decoding, int64_t view,
+                     const Decoding::Strategy& strategy, torch::Generator& generator) {
+  if (!decoding.symmetries) return solve_strategy(agent, chunk, strategy, generator);
   const auto& problem = agent.problem();
-  const int64_t R = decoding.rotations;
-  std::vector<Solutions> candidates;
-  for (int64_t j = 0; j < R; ++j) {
-    const double radians = kQuarterTurn * static_cast<double>(j) / static_cast<double>(R);
-    for (const auto& variant :
-         problem.symmetries(j == 0 ? chunk : problem.rotated(chunk, radians))) {
-      auto solutions = solve_plain(agent, variant, decoding, generator);
-      // A rotated view is scaled into the square: its costs are the instance's only
-      // after a check on the instance itself.
-      if (j > 0) {
-        solutions.cost = problem.check(chunk, solutions.actions.to(torch::kCPU))
-                             .to(solutions.cost.device(), solutions.cost.scalar_type());
-      }
-      candidates.push_back(std::move(solutions));
-    }
+  const int64_t per_rotation = views_of(problem, chunk, decoding) / decoding.rotations;
+  const int64_t j = view / per_rotation;
+  const double radians =
+      kQuarterTurn * static_cast<double>(j) / static_cast<double>(decoding.rotations);
+  const auto variants = problem.symmetries(j == 0 ? chunk : problem.rotated(chunk, radians));
+  auto solutions = solve_strategy(agent, variants[view % per_rotation], strategy, generator);
+  // A rotated view is scaled into the square: its costs are the instance's only after a
+  // check on the instance itself.
+  if (j > 0) {
+    solutions.cost = problem.check(chunk, solutions.actions.to(torch::kCPU))
+                         .to(solutions.cost.device(), solutions.cost.scalar_type());
   }
-  return best_of(candidates);
+  return solutions;
 }
 
 }  // namespace
@@ -179,28 +174,47 @@ Solutions solve(Agent& agent, const Instances& instances, const Decoding& decodi
   }
   const bool was_training = agent.network().is_training();
   agent.network().eval();
+  // The work: every strategy on every view of every chunk, a unit each, so that even one
+  // instance's views and strategies are decoded in parallel.
   const int64_t chunks = (instances.count() + chunk - 1) / chunk;
-  // One generator per chunk, seeded in order: samples do not depend on the thread count.
+  const int64_t strategies = static_cast<int64_t>(decoding.strategies.size());
+  const int64_t per_chunk = views_of(problem, instances, decoding) * strategies;
+  const int64_t units = chunks * per_chunk;
+  // One generator per unit, seeded in order: samples do not depend on the thread count.
   std::vector<torch::Generator> generators;
-  for (int64_t k = 0; k < chunks; ++k) {
+  for (int64_t u = 0; u < units; ++u) {
     generators.push_back(at::make_generator<at::CPUGeneratorImpl>(
         generator.get<at::CPUGeneratorImpl>()->random64()));
   }
-  // Chunks decode in parallel, one thread each: a decode step is many small ops
-  // that intra-op threads slow down. Inside an OpenMP region ATen and OpenBLAS run
-  // every op on the calling thread, so a single chunk runs in the region too: with
-  // intra-op threads one packing of n = 1600 took 4.4-6.1 s on 2 threads, 1.5 s on one
-  // (`eie gen --problem bpp3d --n 1600 --count 1 --seed 2`, `eie solve --dataset`).
+  // Units run in parallel, one thread each: a decode step is many small ops that
+  // intra-op threads slow down. Inside an OpenMP region ATen and OpenBLAS run every op
+  // on the calling thread, so a single unit runs in the region too: with intra-op
+  // threads one packing of n = 1600 took 4.4-6.1 s on 2 threads, 1.5 s on one (`eie gen
+  // --problem bpp3d --n 1600 --count 1 --seed 2`, `eie solve --dataset`).
+  std::vector<std::vector<Solutions>> candidates(chunks, std::vector<Solutions>(per_chunk));
+  std::vector<int64_t> unfinished(chunks, per_chunk);
   std::vector<Solutions> parts(chunks);
   std::exception_ptr failure;
   std::mutex report;
   const int threads = agent.network().parameters().front().is_cuda() ? 1 : torch::get_num_threads();
 #pragma omp parallel for schedule(dynamic) num_threads(threads)
-  for (int64_t k = 0; k < chunks; ++k) {
+  for (int64_t u = 0; u < units; ++u) {
     try {
       c10::InferenceMode inference;  // thread-local: no autograd bookkeeping at all
+      const int64_t k = u / per_chunk, view = u % per_chunk / strategies;
       const auto begin = k * chunk, end = std::min(begin + chunk, instances.count());
-      parts[k] = solve_chunk(agent, instances.slice(begin, end), decoding, generators[k]);
+      const auto& strategy = decoding.strategies[u % strategies];
+      candidates[k][u % per_chunk] =
+          solve_view(agent, instances.slice(begin, end), decoding, view, strategy, generators[u]);
+      bool last = false;
+      {
+        const std::lock_guard<std::mutex> lock(report);
+        last = --unfinished[k] == 0;
+      }
+      if (!last) continue;
+      // The chunk's best, over its candidates in a fixed order whichever thread ends it.
+      parts[k] = best_of(candidates[k]);
+      candidates[k].clear();
       const std::lock_guard<std::mutex> lock(report);
       if (on_chunk) on_chunk(end - begin);
     } catch (...) {

@@ -42,8 +42,9 @@ struct Solutions {
 };
 
 // Decodes every instance in inference mode (no autograd), `chunk` instances at a time (memory
-// stays bounded), chunks in parallel over torch::get_num_threads() threads; `on_chunk` is
-// told how many instances each chunk finished (never concurrently). When the agent
+// stays bounded), each chunk's views (augK) and strategies one by one, all of these in
+// parallel over torch::get_num_threads() threads; `on_chunk` is told how many instances
+// each chunk finished (never concurrently). When the agent
 // decodes in tiles, each tile is solved with `decoding` and the tiles' solutions joined.
 [[nodiscard]] Solutions solve(Agent& agent, const Instances& instances, const Decoding& decoding,
                               int64_t chunk, torch::Generator& generator,
