@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <torch/csrc/autograd/profiler_legacy.h>
 
+#include <array>
 #include <cmath>
 #include <functional>
 #include <limits>
@@ -23,6 +24,19 @@
 namespace eie {
 namespace {
 
+// `decoding` on one thread, then on two, from the same seed; one thread again after.
+std::array<Solutions, 2> on_one_and_two_threads(Agent& agent, const Instances& instances,
+                                                const std::string& decoding, int64_t chunk) {
+  std::array<Solutions, 2> runs;
+  for (const int threads : {1, 2}) {
+    torch::set_num_threads(threads);
+    auto g = at::make_generator<at::CPUGeneratorImpl>(4);
+    runs[threads - 1] = solve(agent, instances, parse_decoding(decoding), chunk, g);
+  }
+  torch::set_num_threads(1);
+  return runs;
+}
+
 TEST(Decoding, ParallelChunksGiveTheSameSolutionsAsOneThread) {
   for (const auto* name : {"tsp", "cvrp"}) {
     const auto problem = make_problem(name);
@@ -30,13 +44,7 @@ TEST(Decoding, ParallelChunksGiveTheSameSolutionsAsOneThread) {
     auto gen = at::make_generator<at::CPUGeneratorImpl>(9);
     const auto instances = problem->generate(13, 17, gen);
     for (const auto* decoding : {"greedy", "sample:3", "sample:2+greedy+aug16"}) {
-      std::vector<Solutions> runs;
-      for (const int threads : {1, 2}) {
-        torch::set_num_threads(threads);
-        auto g = at::make_generator<at::CPUGeneratorImpl>(4);
-        runs.push_back(solve(*agent, instances, parse_decoding(decoding), 3, g));
-      }
-      torch::set_num_threads(1);
+      const auto runs = on_one_and_two_threads(*agent, instances, decoding, 3);
       EXPECT_TRUE(torch::equal(runs[0].actions, runs[1].actions)) << name << " " << decoding;
       EXPECT_TRUE(torch::equal(runs[0].cost, runs[1].cost)) << name << " " << decoding;
     }
@@ -52,14 +60,8 @@ TEST(Decoding, OneInstancesViewsAndStrategiesDecodeInParallelAsOnOneThread) {
     auto agent = make_agent(problem, NetworkOptions{}, 20);
     auto gen = at::make_generator<at::CPUGeneratorImpl>(12);
     const auto instance = problem->generate(1, 17, gen);
-    std::vector<Solutions> runs;
-    for (const int threads : {1, 2}) {
-      torch::set_num_threads(threads);
-      auto g = at::make_generator<at::CPUGeneratorImpl>(4);
-      runs.push_back(solve(*agent, instance, parse_decoding("sample:2+greedy+aug16"), 1, g));
-    }
+    const auto runs = on_one_and_two_threads(*agent, instance, "sample:2+greedy+aug16", 1);
     const auto aug8 = solve(*agent, instance, parse_decoding("aug8"), 1, gen).cost;
-    torch::set_num_threads(1);
     EXPECT_TRUE(torch::equal(runs[0].actions, runs[1].actions)) << name;
     EXPECT_TRUE(torch::equal(runs[0].cost, runs[1].cost)) << name;
     const auto checked = problem->check(instance, runs[1].actions).to(torch::kFloat);
