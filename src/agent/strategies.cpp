@@ -105,20 +105,21 @@ Solutions solve_strategy(Agent& agent, const Instances& chunk, const Decoding::S
   throw std::logic_error("unhandled decoding kind");
 }
 
-// Views of each instance that a decoding decodes: without symmetries the instance
-// itself; with them, the problem's symmetries (8 for routing) of each rotation.
-int64_t views_of(const Problem& problem, const Instances& instances, const Decoding& decoding) {
+// Views of each instance per rotation that a decoding decodes: without symmetries the
+// instance itself; with them, the problem's symmetries (8 for routing).
+int64_t views_per_rotation(const Problem& problem, const Instances& instances,
+                           const Decoding& decoding) {
   if (!decoding.symmetries) return 1;
-  const auto per_rotation = static_cast<int64_t>(problem.symmetries(instances.slice(0, 1)).size());
-  return decoding.rotations * per_rotation;
+  return static_cast<int64_t>(problem.symmetries(instances.slice(0, 1)).size());
 }
 
-// One strategy on view `view` of `chunk` (views_of()'s order: rotation by rotation).
+// One strategy on view `view` of `chunk`, rotation by rotation: view / per_rotation is
+// the rotation, view % per_rotation the symmetry.
 Solutions solve_view(Agent& agent, const Instances& chunk, const Decoding& decoding, int64_t view,
-                     const Decoding::Strategy& strategy, torch::Generator& generator) {
+                     int64_t per_rotation, const Decoding::Strategy& strategy,
+                     torch::Generator& generator) {
   if (!decoding.symmetries) return solve_strategy(agent, chunk, strategy, generator);
   const auto& problem = agent.problem();
-  const int64_t per_rotation = views_of(problem, chunk, decoding) / decoding.rotations;
   const int64_t j = view / per_rotation;
   const double radians =
       kQuarterTurn * static_cast<double>(j) / static_cast<double>(decoding.rotations);
@@ -178,7 +179,8 @@ Solutions solve(Agent& agent, const Instances& instances, const Decoding& decodi
   // instance's views and strategies are decoded in parallel.
   const int64_t chunks = (instances.count() + chunk - 1) / chunk;
   const int64_t strategies = static_cast<int64_t>(decoding.strategies.size());
-  const int64_t per_chunk = views_of(problem, instances, decoding) * strategies;
+  const int64_t per_rotation = views_per_rotation(problem, instances, decoding);
+  const int64_t per_chunk = decoding.rotations * per_rotation * strategies;
   const int64_t units = chunks * per_chunk;
   // One generator per unit, seeded in order: samples do not depend on the thread count.
   std::vector<torch::Generator> generators;
@@ -204,8 +206,8 @@ Solutions solve(Agent& agent, const Instances& instances, const Decoding& decodi
       const int64_t k = u / per_chunk, view = u % per_chunk / strategies;
       const auto begin = k * chunk, end = std::min(begin + chunk, instances.count());
       const auto& strategy = decoding.strategies[u % strategies];
-      candidates[k][u % per_chunk] =
-          solve_view(agent, instances.slice(begin, end), decoding, view, strategy, generators[u]);
+      candidates[k][u % per_chunk] = solve_view(agent, instances.slice(begin, end), decoding, view,
+                                                per_rotation, strategy, generators[u]);
       bool last = false;
       {
         const std::lock_guard<std::mutex> lock(report);
