@@ -77,7 +77,7 @@ AnytimeResult solve_within(Agent& agent, const Instances& instances, double seco
   const auto& problem = agent.problem();
   const int64_t n = problem.size(instances);
   // Copies aug8 decodes per instance (1 where the problem has no symmetries).
-  const auto copies = static_cast<int64_t>(problem.symmetries(instances.slice(0, 1)).size());
+  const int64_t copies = symmetric_copies(problem, instances);
   AnytimeResult result;
 
   // Improves `actions` (on the host, where the local search and the check run) unless

@@ -105,14 +105,6 @@ Solutions solve_strategy(Agent& agent, const Instances& chunk, const Decoding::S
   throw std::logic_error("unhandled decoding kind");
 }
 
-// Views of each instance per rotation that a decoding decodes: without symmetries the
-// instance itself; with them, the problem's symmetries (8 for routing).
-int64_t views_per_rotation(const Problem& problem, const Instances& instances,
-                           const Decoding& decoding) {
-  if (!decoding.symmetries) return 1;
-  return static_cast<int64_t>(problem.symmetries(instances.slice(0, 1)).size());
-}
-
 // One strategy on view `view` of `chunk`, rotation by rotation: view / per_rotation is
 // the rotation, view % per_rotation the symmetry.
 Solutions solve_view(Agent& agent, const Instances& chunk, const Decoding& decoding, int64_t view,
@@ -135,6 +127,10 @@ Solutions solve_view(Agent& agent, const Instances& chunk, const Decoding& decod
 }
 
 }  // namespace
+
+int64_t symmetric_copies(const Problem& problem, const Instances& instances) {
+  return static_cast<int64_t>(problem.symmetries(instances.slice(0, 1)).size());
+}
 
 Decoding parse_decoding(const std::string& text) {
   std::vector<std::string> names;
@@ -179,7 +175,8 @@ Solutions solve(Agent& agent, const Instances& instances, const Decoding& decodi
   // instance's views and strategies are decoded in parallel.
   const int64_t chunks = (instances.count() + chunk - 1) / chunk;
   const int64_t strategies = static_cast<int64_t>(decoding.strategies.size());
-  const int64_t per_rotation = views_per_rotation(problem, instances, decoding);
+  // Views of each instance per rotation: the instance itself, or its symmetric copies.
+  const int64_t per_rotation = decoding.symmetries ? symmetric_copies(problem, instances) : 1;
   const int64_t per_chunk = decoding.rotations * per_rotation * strategies;
   const int64_t units = chunks * per_chunk;
   // One generator per unit, seeded in order: samples do not depend on the thread count.

@@ -41,9 +41,13 @@ struct Solutions {
   torch::Tensor cost;     // [count] float32, as the environments computed it
 };
 
+// Symmetric copies of each instance that aug8 decodes: the problem's symmetries (8 for
+// routing, 1 for packing).
+[[nodiscard]] int64_t symmetric_copies(const Problem& problem, const Instances& instances);
+
 // Decodes every instance in inference mode (no autograd), `chunk` instances at a time (memory
-// stays bounded), each chunk's views (augK) and strategies one by one, all of these in
-// parallel over torch::get_num_threads() threads; `on_chunk` is told how many instances
+// stays bounded), each view (augK) and each strategy of a chunk a unit of its own, the units
+// in parallel over torch::get_num_threads() threads; `on_chunk` is told how many instances
 // each chunk finished (never concurrently). When the agent
 // decodes in tiles, each tile is solved with `decoding` and the tiles' solutions joined.
 [[nodiscard]] Solutions solve(Agent& agent, const Instances& instances, const Decoding& decoding,
