@@ -12,8 +12,9 @@
 # A newly shipped model needs its tables measured (the others' rows are kept): TSP's
 # two again for the tsp100.h5 of 2026-11-29, 16 min beside a 2-rank training run, and
 # for that of 2026-11-30, 314 s alone with THREADS 2; CVRP's two for the cvrp100.h5 of
-# 2026-11-29, 13 min beside a 1-thread training run, and for that of 2026-11-30, 509 s
-# alone with THREADS 2; each after
+# 2026-11-29, 13 min beside a 1-thread training run, and for the two of 2026-11-30, 509 s
+# alone with THREADS 2 and 1,208 s on a machine of half that speed, a test build at
+# nice 19 beside it; each after
 # removing the old model's (a table's file name carries its model's fingerprint).
 # usage: experiments/ship_calibrations.sh [THREADS [MOST]]   (from the repository root)
 source "$(dirname "$0")/preamble.sh"
