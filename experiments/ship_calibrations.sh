@@ -9,13 +9,10 @@
 # Shipped as measured on 2026-11-29 with THREADS 1 (OMP_NUM_THREADS=1), MOST 2263, niced
 # beside other work: per table 24-64 s at n = 400, 70-102 s at 800, 116-136 s at 1131,
 # 148-264 s at 1600, 276-369 s at 2263 (35-106 s for the TSP tiles); about 75 min in all.
-# A newly shipped model needs its tables measured (the others' rows are kept): TSP's
-# two again for the tsp100.h5 of 2026-11-29, 16 min beside a 2-rank training run, and
-# for that of 2026-11-30, 314 s alone with THREADS 2; CVRP's two for the cvrp100.h5 of
-# 2026-11-29, 13 min beside a 1-thread training run, and for the two of 2026-11-30, 509 s
-# alone with THREADS 2 and 1,208 s on a machine of half that speed, a test build at
-# nice 19 beside it; each after
-# removing the old model's (a table's file name carries its model's fingerprint).
+# A newly shipped model needs its two tables measured (the others' rows are kept), after
+# removing the old model's (a table's file name carries its model's fingerprint): alone
+# with THREADS 2, 314 s for TSP's and 509 s for CVRP's (2026-11-30); two to three times
+# that on a machine of half the speed (1,208 s for CVRP's) or beside a training run.
 # usage: experiments/ship_calibrations.sh [THREADS [MOST]]   (from the repository root)
 source "$(dirname "$0")/preamble.sh"
 most=${2:-2263}
