@@ -83,7 +83,7 @@ AWK
 # TSP: TSP20 warm start (10 minutes on one thread), the rollout run (about 6.5 CPU-hours
 # over its 185 epochs) to epoch 142, then the multi-start fine-tunes, each from the last
 # epoch named before it (tsp100-long from tsp100-first's last). Its last runs,
-# tsp100-varied2 to tsp100-varied7, trained and validated on varied layouts, whose tours
+# tsp100-varied2 to tsp100-varied9, trained and validated on varied layouts, whose tours
 # are shorter: their costs are not drawn (nor their CPU-hours counted); the trend is that
 # of the uniform runs.
 lineage "$models/tsp100-lineage.png" "tsp100.h5: greedy validation cost of each run it descends from, up to tsp100-long2 (its varied legs not drawn)" \
