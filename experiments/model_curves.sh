@@ -83,9 +83,9 @@ AWK
 # TSP: TSP20 warm start (10 minutes on one thread), the rollout run (about 6.5 CPU-hours
 # over its 185 epochs) to epoch 142, then the multi-start fine-tunes, each from the last
 # epoch named before it (tsp100-long from tsp100-first's last). Its last runs,
-# tsp100-varied2 to tsp100-varied9, trained and validated on varied layouts, whose tours
-# are shorter: their costs are not drawn (nor their CPU-hours counted); the trend is that
-# of the uniform runs.
+# tsp100-varied2 to tsp100-varied9, tsp100-varied11 and tsp100-varied12, trained and
+# validated on varied layouts, whose tours are shorter: their costs are not drawn (nor
+# their CPU-hours counted); the trend is that of the uniform runs.
 lineage "$models/tsp100-lineage.png" "tsp100.h5: greedy validation cost of each run it descends from, up to tsp100-long2 (its varied legs not drawn)" \
   "mean tour length (1,000 held-out instances)" "8.0:10" \
   "8.40 with lines dashtype 2 lc 'gray' title 'target 8.40', 8.12 with lines dashtype 3 lc 'black' title 'Kool et al. 8.12'" \
