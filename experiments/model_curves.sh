@@ -102,7 +102,8 @@ lineage "$models/tsp100-lineage.png" "tsp100.h5: greedy validation cost of each 
 # epochs), then the multi-start run with a learned bias, and its continuation with the rate
 # falling to 0 (cvrp100-long, from cvrp100-bias's last epoch). Its last twenty-six runs,
 # cvrp100-varied to cvrp100-varied4, cvrp100-varied6 to cvrp100-varied24, then
-# cvrp100-varied26 to cvrp100-varied28, trained and validated on varied layouts: not drawn, as TSP's.
+# cvrp100-varied26 to cvrp100-varied28, trained and validated on varied layouts: not drawn,
+# as TSP's.
 lineage "$models/cvrp100-lineage.png" "cvrp100.h5: greedy validation cost of each run it descends from, up to cvrp100-long (its varied legs not drawn)" \
   "mean total route length (1,000 held-out instances)" "16:22" \
   "17.4 with lines dashtype 2 lc 'gray' title 'target 17.4', 16.72 with lines dashtype 3 lc 'black' title 'Kool et al. 16.72'" \
